@@ -1,0 +1,332 @@
+#!/bin/bash
+# Build (or reuse) the slicebench guest kernel: Debian's linux-source + our
+# patches + configs/guest.config on top of allnoconfig. Also builds the
+# kernel's rseq slice_test selftest, static, from the same tree.
+#
+# Progress goes to stderr; the last stdout line is the path of bzImage.
+set -euo pipefail
+
+KDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KVER=${KVER:-7.3}
+KSRC=${KSRC:-}
+CACHE=${SLICEBENCH_CACHE:-/var/cache/slicebench}
+JOBS=${JOBS:-$(($(nproc) + 1))}
+SUITE=${SLICEBENCH_SUITE:-trixie-backports}
+MODE=build
+REFRESH=0
+
+usage() {
+	cat <<EOF
+usage: kernel/build.sh [options]
+
+Builds the patched guest kernel and prints the path of its bzImage on the
+last line of stdout. Results are cached in \$SLICEBENCH_CACHE/kernel/<key>/
+(default /var/cache/slicebench), keyed by the source version and a hash
+of the build inputs (patches, config fragment, this script).
+
+  --kver V        Debian linux-source-V to use (default: \$KVER or 7.3)
+  --ksrc DIR      use an existing kernel tree instead (also: KSRC=DIR);
+                  it is copied, never modified
+  --jobs N        parallel make jobs (default: nproc+1)
+  --refresh       ask the registry for a newer source package even if
+                  one is cached
+  --print-path    print the cached bzImage path, fail if not built
+  --print-dir     print the cache directory of this build, fail if not built
+  --debian-image  fetch Debian's own linux-image for V (the unpatched
+                  baseline) and print the path of its vmlinuz
+  -h, --help      this text
+
+Exit: 0 ok, 1 build failure, 2 usage or missing build dependencies.
+EOF
+}
+
+log() { printf 'build.sh: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kver) KVER=${2:?--kver needs a value}; shift 2 ;;
+	--kver=*) KVER=${1#*=}; shift ;;
+	--ksrc) KSRC=${2:?--ksrc needs a value}; shift 2 ;;
+	--ksrc=*) KSRC=${1#*=}; shift ;;
+	--jobs) JOBS=${2:?--jobs needs a value}; shift 2 ;;
+	--refresh) REFRESH=1; shift ;;
+	--print-path) MODE=print-path; shift ;;
+	--print-dir) MODE=print-dir; shift ;;
+	--debian-image) MODE=debian-image; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) log "unknown option: $1"; usage >&2; exit 2 ;;
+	esac
+done
+
+# ---------------------------------------------------------------- private apt
+APTDIR="$CACHE/apt"
+DEBDIR="$CACHE/deb"
+
+mirror_uri() {
+	local uri=""
+	if [ -r /etc/apt/sources.list.d/debian.sources ]; then
+		uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources)
+	fi
+	if [ -z "$uri" ] && [ -r /etc/apt/sources.list ]; then
+		uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' \
+			/etc/apt/sources.list)
+	fi
+	[ -n "$uri" ] || die "no Debian mirror URI found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
+	printf '%s\n' "$uri"
+}
+
+APT_UPDATED=0
+apt_private() {
+	mkdir -p "$APTDIR/lists/partial" "$APTDIR/archives/partial"
+	local src="$APTDIR/sources.list"
+	if [ "$APT_UPDATED" = 0 ]; then
+		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+			"$(mirror_uri)" "$SUITE" >"$src"
+	fi
+	local opts=(-o "Dir::Etc::SourceList=$src" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$APTDIR/lists" -o "Dir::Cache::Archives=$APTDIR/archives"
+		-o APT::Sandbox::User=root)
+	if [ "$APT_UPDATED" = 0 ]; then
+		log "updating private package lists ($SUITE)"
+		apt-get "${opts[@]}" -qq update >&2 || die "private apt-get update failed"
+		APT_UPDATED=1
+	fi
+	apt-get "${opts[@]}" "$@"
+}
+
+# newest cached .deb matching a glob, if any
+cached_deb() {
+	local pattern=$1
+	# shellcheck disable=SC2012,SC2086  # the pattern is a glob on purpose
+	ls -1 "$DEBDIR"/$pattern 2>/dev/null | sort -V | tail -n 1
+}
+
+fetch_deb() {
+	local pkg=$1 deb
+	mkdir -p "$DEBDIR"
+	deb=$(cached_deb "${pkg}_*.deb")
+	if [ -n "$deb" ] && [ "$REFRESH" = 0 ]; then
+		printf '%s\n' "$deb"
+		return
+	fi
+	log "downloading $pkg"
+	(cd "$DEBDIR" && apt_private -q download "$pkg" >&2) || die "apt-get download $pkg failed"
+	deb=$(cached_deb "${pkg}_*.deb")
+	[ -n "$deb" ] || die "download of $pkg produced no .deb"
+	printf '%s\n' "$deb"
+}
+
+deb_version() {
+	dpkg-deb -f "$1" Version
+}
+
+# --------------------------------------------------------- Debian linux-image
+if [ "$MODE" = debian-image ]; then
+	# Debian splits an image into linux-image-REL (meta), linux-binary-REL
+	# (vmlinuz) and linux-base-REL (config). The cloud flavor has every
+	# driver the VM needs (8250, virtio, devtmpfs) built in: no modules.
+	flavor=${SLICEBENCH_DEBIAN_FLAVOR:-cloud-amd64}
+	deb=$(cached_deb "linux-binary-${KVER}.*-${flavor}_*.deb")
+	if [ -z "$deb" ] || [ "$REFRESH" = 1 ]; then
+		meta=$(fetch_deb "linux-image-$flavor")
+		rel=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
+			sed -n "s/^ *linux-image-\([0-9][^ ]*-$flavor\) .*/\1/p" | head -n 1)
+		case "$rel" in
+		"$KVER".*) ;;
+		*) die "linux-image-$flavor in $SUITE is for '$rel', not $KVER.x" ;;
+		esac
+		deb=$(fetch_deb "linux-binary-$rel")
+		fetch_deb "linux-base-$rel" >/dev/null
+	fi
+	rel=$(basename "$deb" | sed 's/^linux-binary-\([^_]*\)_.*/\1/')
+	out="$CACHE/debian-image/$rel-$(deb_version "$deb" | tr -c 'A-Za-z0-9.\n-' '_')"
+	if [ ! -f "$out/.done" ]; then
+		log "unpacking linux-binary-$rel"
+		rm -rf "$out" && mkdir -p "$out/x"
+		dpkg-deb -x "$deb" "$out/x"
+		base=$(cached_deb "linux-base-${rel}_*.deb")
+		[ -n "$base" ] && dpkg-deb -x "$base" "$out/x"
+		vmlinuz=$(find "$out/x" -name 'vmlinuz*' -type f | head -n 1)
+		[ -n "$vmlinuz" ] || die "no vmlinuz in $deb"
+		mv "$vmlinuz" "$out/vmlinuz"
+		cfg=$(find "$out/x" \( -name config -o -name 'config-*' \) -type f | head -n 1)
+		[ -n "$cfg" ] && mv "$cfg" "$out/config"
+		printf '%s\n' "$rel" >"$out/kernelrelease"
+		rm -rf "$out/x"
+		touch "$out/.done"
+	fi
+	printf '%s\n' "$out/vmlinuz"
+	exit 0
+fi
+
+# ------------------------------------------------------------- source + key
+inputs_hash() {
+	# every kernel/ build input; order fixed by sort
+	(
+		cd "$KDIR"
+		find build.sh configs patches -type f \( -name '*.patch' -o -name '*.config' -o -name build.sh \) |
+			LC_ALL=C sort | xargs sha256sum
+	) | sha256sum | cut -c1-16
+}
+
+if [ -n "$KSRC" ]; then
+	if [ ! -f "$KSRC/Makefile" ] || [ ! -f "$KSRC/kernel/rseq.c" ]; then
+		log "KSRC=$KSRC is not a kernel tree"
+		exit 2
+	fi
+	KSRC=$(cd "$KSRC" && pwd)
+	srcver=$(make -s -C "$KSRC" kernelversion 2>/dev/null) || die "cannot read kernel version of $KSRC"
+	srcid="ksrc:$KSRC:$srcver:$(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
+	keyname="ksrc-$srcver"
+else
+	if [ "$MODE" = build ]; then
+		deb=$(fetch_deb "linux-source-$KVER")
+	else
+		deb=$(cached_deb "linux-source-${KVER}_*.deb")
+		[ -n "$deb" ] || die "linux-source-$KVER not downloaded yet; run kernel/build.sh"
+	fi
+	srcver=$(deb_version "$deb")
+	srcid="debian:linux-source-$KVER:$srcver"
+	keyname="$srcver"
+fi
+key="$(printf '%s' "$keyname" | tr -c 'A-Za-z0-9.\n-' '_')-$(printf '%s\n%s\n' "$srcid" "$(inputs_hash)" | sha256sum | cut -c1-12)"
+OUT="$CACHE/kernel/$key"
+
+if [ -f "$OUT/.done" ] && [ -f "$OUT/bzImage" ]; then
+	case "$MODE" in
+	print-dir) printf '%s\n' "$OUT" ;;
+	*) log "cached: $OUT"; printf '%s\n' "$OUT/bzImage" ;;
+	esac
+	exit 0
+fi
+if [ "$MODE" != build ]; then
+	die "kernel not built yet ($OUT); run kernel/build.sh"
+fi
+
+# ------------------------------------------------------------- build deps
+need=()
+for p in gcc make flex bison libelf-dev libssl-dev bc rsync cpio xz-utils libc6-dev; do
+	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+done
+if [ "${#need[@]}" -gt 0 ]; then
+	if [ "$(id -u)" = 0 ]; then
+		log "installing build dependencies: ${need[*]}"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2 ||
+			{ apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2; } ||
+			die "apt-get install ${need[*]} failed"
+	else
+		log "missing build dependencies; run as root:"
+		printf 'apt-get install -y %s\n' "${need[*]}" >&2
+		exit 2
+	fi
+fi
+
+# ------------------------------------------------------------- unpack
+start=$(date +%s)
+mkdir -p "$CACHE/kernel"
+LOCK="$CACHE/kernel/.lock-$key"
+exec 9>"$LOCK"
+flock 9
+
+if [ -z "$KSRC" ]; then
+	PRISTINE="$CACHE/src/linux-source-$srcver"
+	if [ ! -f "$PRISTINE/.done" ]; then
+		log "unpacking $(basename "$deb")"
+		rm -rf "$PRISTINE" "$PRISTINE.tmp"
+		mkdir -p "$PRISTINE.tmp/deb"
+		dpkg-deb -x "$deb" "$PRISTINE.tmp/deb"
+		tarball=$(find "$PRISTINE.tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
+		[ -n "$tarball" ] || die "no linux-source tarball in $deb"
+		tar -C "$PRISTINE.tmp" -xf "$tarball"
+		rm -rf "$PRISTINE.tmp/deb"
+		top=$(find "$PRISTINE.tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		mv "$top" "$PRISTINE"
+		rmdir "$PRISTINE.tmp"
+		touch "$PRISTINE/.done"
+	fi
+else
+	PRISTINE="$KSRC"
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+log "copying source tree to $OUT/src"
+# Hard links keep the copy cheap; patched files are replaced, not edited.
+cp -al "$PRISTINE" "$OUT/src" 2>/dev/null || { rm -rf "$OUT/src"; cp -a "$PRISTINE" "$OUT/src"; }
+rm -f "$OUT/src/.done"
+SRC="$OUT/src"
+# an O= build needs a clean source tree (an in-tree build of KSRC is not)
+if [ -f "$SRC/.config" ] || [ -d "$SRC/include/config" ]; then
+	log "cleaning copied tree (make mrproper)"
+	make -s -C "$SRC" mrproper >&2
+fi
+
+# ------------------------------------------------------------- patches
+shopt -s nullglob
+patches=("$KDIR"/patches/*.patch)
+shopt -u nullglob
+for p in "${patches[@]}"; do
+	# break hard links of the files this patch touches
+	while read -r f; do
+		if [ -f "$SRC/$f" ]; then
+			cp -p "$SRC/$f" "$SRC/$f.sbtmp" && mv -f "$SRC/$f.sbtmp" "$SRC/$f"
+		fi
+	done < <(sed -n 's|^+++ b/||p' "$p")
+	if ! patch -d "$SRC" -p1 --forward --batch --no-backup-if-mismatch -s <"$p" >&2; then
+		die "patch does not apply: $(basename "$p")"
+	fi
+	log "applied $(basename "$p")"
+done
+
+# ------------------------------------------------------------- config
+BLD="$OUT/build"
+mkdir -p "$BLD"
+FRAG="$KDIR/configs/guest.config"
+log "configuring: allnoconfig + $(basename "$FRAG")"
+make -s -C "$SRC" O="$BLD" KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2
+make -s -C "$SRC" O="$BLD" olddefconfig >&2
+missing=0
+while IFS= read -r line; do
+	case "$line" in ''|'#'*) continue ;; esac
+	opt=${line%%=*}
+	val=${line#*=}
+	if [ "$val" = n ]; then
+		grep -qx "$opt=.*" "$BLD/.config" && { log "config: $opt should be off"; missing=1; }
+	elif ! grep -qxF "$line" "$BLD/.config"; then
+		log "config: $line did not survive (now: $(grep -E "^(# )?${opt}[= ]" "$BLD/.config" || echo unset))"
+		missing=1
+	fi
+done <"$FRAG"
+[ "$missing" = 0 ] || die "config fragment not satisfied; add the missing dependencies to $FRAG"
+
+# ------------------------------------------------------------- build
+log "building bzImage with $JOBS jobs (log: $OUT/build.log)"
+if ! make -C "$SRC" O="$BLD" -j"$JOBS" bzImage 2>&1 | tee "$OUT/build.log" >&2; then
+	die "kernel build failed, see $OUT/build.log"
+fi
+cp "$BLD/arch/x86/boot/bzImage" "$OUT/bzImage"
+cp "$BLD/.config" "$OUT/config"
+make -s -C "$SRC" O="$BLD" kernelrelease >"$OUT/kernelrelease"
+
+# ------------------------------------------------------------- slice_test
+log "building rseq slice_test (static)"
+make -s -C "$SRC" O="$BLD" INSTALL_HDR_PATH="$OUT/headers" headers_install >&2
+ST="$SRC/tools/testing/selftests/rseq"
+if [ -f "$ST/slice_test.c" ]; then
+	gcc -O2 -Wall -static -I"$ST" -I"$SRC/tools/testing/selftests" -I"$OUT/headers/include" -I"$SRC/tools/include" \
+		-I"$SRC/tools/arch/x86/include" -o "$OUT/slice_test" \
+		"$ST/slice_test.c" "$ST/rseq.c" -lpthread -ldl >"$OUT/slice_test.log" 2>&1 ||
+		{ cat "$OUT/slice_test.log" >&2; die "slice_test build failed"; }
+else
+	log "warning: $ST/slice_test.c not in this tree; no selftest"
+fi
+
+{
+	printf 'source=%s\n' "$srcid"
+	printf 'inputs=%s\n' "$(inputs_hash)"
+	printf 'seconds=%s\n' "$(($(date +%s) - start))"
+} >"$OUT/info"
+touch "$OUT/.done"
+log "done in $(($(date +%s) - start)) s: $OUT"
+printf '%s\n' "$OUT/bzImage"
