@@ -1,0 +1,142 @@
+/* keys.c - the run key table and generic checking against it. */
+#include "keys.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct key_desc run_keys[] = {
+	{ "workload", KT_STR, "\"spin-tas\"", 0, 0, "", "workload name (see `slicebench list`)" },
+	{ "threads", KT_THREADS, "2", 1, 4096, "threads",
+	  "lock threads; \"Nx\" means N per processing unit of the pin set" },
+	{ "cs_ns", KT_INT, "100", 0, 100000000, "ns",
+	  "busy work inside the critical section (calibrated loop)" },
+	{ "think_ns", KT_INT, "200", 0, 100000000, "ns", "busy work between critical sections" },
+	{ "cachelines", KT_INT, "1", 1, 4096, "lines",
+	  "shared cache lines written in each critical section" },
+	{ "pin", KT_STR, "\"compact\"", 0, 0, "",
+	  "none | compact | scatter | oversubscribe:N | cpus:LIST" },
+	{ "noise", KT_INT, "0", 0, 1024, "threads", "CPU hogs on the same PUs, to provoke preemption" },
+	{ "duration_s", KT_NUM, "1.0", 0.01, 86400, "s", "measured window per repetition" },
+	{ "warmup_s", KT_NUM, "0.2", 0, 3600, "s", "unmeasured run-in before each window" },
+	{ "repetitions", KT_INT, "3", 1, 1000, "", "independent repetitions (fresh threads each)" },
+	{ "sample_every", KT_INT, "64", 1, 1000000, "ops",
+	  "time one acquire/hold in this many operations" },
+	{ "loop", KT_STR, "\"sampled\"", 0, 0, "",
+	  "sampled | bare (no timing at all) | every (time every op)" },
+	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
+	  "watchdog; 0 = repetitions*(warmup+duration)+30 s" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+};
+
+const struct key_desc *key_find(const struct key_desc *tab, const char *name)
+{
+	for (; tab && tab->name; tab++)
+		if (!strcmp(tab->name, name))
+			return tab;
+	return NULL;
+}
+
+int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
+{
+	double x;
+
+	switch (k->type) {
+	case KT_STR:
+		if (!json_is_string(v)) {
+			snprintf(msg, len, "must be a string");
+			return -1;
+		}
+		return 0;
+	case KT_THREADS:
+		if (json_is_string(v)) {
+			const char *s = json_string_value(v);
+			char *end;
+			long n = strtol(s, &end, 10);
+
+			if (end == s || strcmp(end, "x") || n < 1 || n > 64) {
+				snprintf(msg, len, "\"%s\" is not an integer or \"Nx\" with N in 1..64", s);
+				return -1;
+			}
+			return 0;
+		}
+		/* fall through */
+	case KT_INT:
+		if (!json_is_integer(v)) {
+			snprintf(msg, len, "must be an integer");
+			return -1;
+		}
+		x = (double)json_integer_value(v);
+		break;
+	case KT_NUM:
+		if (!json_is_number(v)) {
+			snprintf(msg, len, "must be a number");
+			return -1;
+		}
+		x = json_number_value(v);
+		break;
+	default:
+		return -1;
+	}
+	if (!(x >= k->min && x <= k->max)) {
+		snprintf(msg, len, "%g is out of range %g..%g%s%s", x, k->min, k->max,
+			 *k->unit ? " " : "", k->unit);
+		return -1;
+	}
+	return 0;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, sizeof(prev));
+	}
+	return prev[lb];
+}
+
+const char *key_suggest(const char *name, const struct key_desc *const *tabs, size_t ntabs)
+{
+	const char *best = NULL;
+	size_t best_d = 4;
+
+	for (size_t t = 0; t < ntabs; t++)
+		for (const struct key_desc *k = tabs[t]; k && k->name; k++) {
+			size_t d = edit_distance(name, k->name);
+
+			if (d < best_d) {
+				best_d = d;
+				best = k->name;
+			}
+		}
+	return best;
+}
+
+void key_print_table(FILE *f, const struct key_desc *tab)
+{
+	for (; tab && tab->name; tab++) {
+		char range[64] = "";
+
+		if (tab->type == KT_INT || tab->type == KT_NUM || tab->type == KT_THREADS)
+			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
+		fprintf(f, "  %-14s %-10s %-8s %-12s %s\n", tab->name, tab->def, tab->unit, range,
+			tab->help);
+	}
+}
+
+json_t *key_default(const struct key_desc *k)
+{
+	return json_loads(k->def, JSON_DECODE_ANY, NULL);
+}

@@ -1,0 +1,38 @@
+/* keys.h - one table per option: name, type, default, range, unit, help.
+ * Config validation, `run --help`, `list` and the README table all read it. */
+#ifndef SB_KEYS_H
+#define SB_KEYS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+enum key_type {
+	KT_INT,	    /* JSON integer in [min, max] */
+	KT_NUM,	    /* JSON number in [min, max] */
+	KT_STR,	    /* JSON string, checked by the owner */
+	KT_THREADS, /* integer, or "Nx" = N times the PUs the pin policy uses */
+};
+
+struct key_desc {
+	const char *name;
+	enum key_type type;
+	const char *def; /* JSON text of the default */
+	double min, max;
+	const char *unit;
+	const char *help;
+};
+
+/* Keys every run has; each may be a scalar or a list to sweep. */
+extern const struct key_desc run_keys[];
+
+const struct key_desc *key_find(const struct key_desc *tab, const char *name);
+/* Checks one scalar value against its descriptor; on error fills msg. */
+int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len);
+/* The closest name in the tables (edit distance <= 3), or NULL. */
+const char *key_suggest(const char *name, const struct key_desc *const *tabs, size_t ntabs);
+void key_print_table(FILE *f, const struct key_desc *tab);
+json_t *key_default(const struct key_desc *k);
+
+#endif

@@ -1,0 +1,43 @@
+/* timing.h - clocks, TSC and calibrated busy work for the hot loops. */
+#ifndef SB_TIMING_H
+#define SB_TIMING_H
+
+#include <stdint.h>
+#include <time.h>
+#include <x86intrin.h>
+
+static inline uint64_t tm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Plain rdtsc: the samples bracket a lock call of tens of ns, where the
+ * ~20 cycles of a serialising rdtscp+lfence pair would dominate. */
+static inline uint64_t tm_tsc(void)
+{
+	return __rdtsc();
+}
+
+/* One iteration is one compiler barrier: no memory traffic, so the busy
+ * work neither touches shared lines nor depends on the lock's cache state. */
+static inline void tm_busy_iters(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+/* Measures the TSC frequency and the busy-loop rate once per process. */
+void tm_calibrate(void);
+double tm_tsc_per_ns(void);
+double tm_iters_per_ns(void);
+uint64_t tm_ns_to_iters(uint64_t ns);
+static inline uint64_t tm_tsc_to_ns(uint64_t cycles, double tsc_per_ns)
+{
+	return (uint64_t)((double)cycles / tsc_per_ns);
+}
+void tm_sleep_ns(uint64_t ns);
+
+#endif
