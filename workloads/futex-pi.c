@@ -1,0 +1,61 @@
+/* futex-pi - FUTEX_LOCK_PI: the word holds the owner's TID, contended
+ * waiters enter the kernel, which spins while the owner runs and boosts it
+ * (rt_mutex).  The kernel's own answer to holder preemption. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../harness/loop.h"
+#include "futex.h"
+
+/* The kernel hands the lock over inside FUTEX_UNLOCK_PI/FUTEX_LOCK_PI, where
+ * ThreadSanitizer cannot see the ordering it provides.  Under TSan only,
+ * mirror it with a release RMW before the unlock call and an acquire load
+ * after the lock call; the measured build has neither. */
+#ifdef __SANITIZE_THREAD__
+#define PI_TSAN_RELEASE(w) atomic_fetch_add_explicit(w, 0, memory_order_release)
+#define PI_TSAN_ACQUIRE(w) atomic_load_explicit(w, memory_order_acquire)
+#else
+#define PI_TSAN_RELEASE(w) ((void)0)
+#define PI_TSAN_ACQUIRE(w) ((void)0)
+#endif
+
+struct pi_lock {
+	_Alignas(64) _Atomic uint32_t word;
+};
+
+static inline void pi_acquire(struct pi_lock *l, const struct wl_thread *t)
+{
+	uint32_t z = 0;
+
+	if (atomic_compare_exchange_strong_explicit(&l->word, &z, (uint32_t)t->tid,
+						    memory_order_acquire, memory_order_relaxed))
+		return;
+	/* The kernel takes the lock for us or we retry after a signal. */
+	while (futex_call(&l->word, FUTEX_LOCK_PI_PRIVATE, 0) && errno == EINTR)
+		;
+	PI_TSAN_ACQUIRE(&l->word);
+}
+
+static inline void pi_release(struct pi_lock *l, const struct wl_thread *t)
+{
+	uint32_t me = (uint32_t)t->tid;
+
+	/* FUTEX_WAITERS set means the kernel must hand the lock over. */
+	if (!atomic_compare_exchange_strong_explicit(&l->word, &me, 0, memory_order_release,
+						     memory_order_relaxed)) {
+		PI_TSAN_RELEASE(&l->word);
+		futex_call(&l->word, FUTEX_UNLOCK_PI_PRIVATE, 0);
+	}
+}
+
+#define PI_LOCK(l, t) pi_acquire(l, t)
+#define PI_UNLOCK(l, t) pi_release(l, t)
+WL_DEFINE_LOOPS(pi, PI_LOCK, PI_UNLOCK, 0)
+
+const struct workload_ops wl_futex_pi = {
+	.name = "futex-pi",
+	.desc = "priority-inheritance futex (FUTEX_LOCK_PI / FUTEX_UNLOCK_PI)",
+	.lock_size = sizeof(struct pi_lock),
+	.loop = WL_LOOPS(pi),
+};

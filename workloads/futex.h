@@ -1,0 +1,47 @@
+/* futex.h - raw futex calls and the 3-state mutex (Drepper, "Futexes Are
+ * Tricky", mutex #3) shared by the futex and adaptive workloads. */
+#ifndef WL_FUTEX_H
+#define WL_FUTEX_H
+
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static inline long futex_call(_Atomic uint32_t *uaddr, int op, uint32_t val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+/* 0 = unlocked, 1 = locked, 2 = locked with (possible) waiters. */
+static inline int fx_trylock(_Atomic uint32_t *w)
+{
+	uint32_t z = 0;
+
+	return atomic_compare_exchange_strong_explicit(w, &z, 1, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
+/* The slow path: mark contended and sleep until the word changes. */
+static inline void fx_lock_slow(_Atomic uint32_t *w)
+{
+	while (atomic_exchange_explicit(w, 2, memory_order_acquire) != 0)
+		futex_call(w, FUTEX_WAIT_PRIVATE, 2);
+}
+
+static inline void fx_lock(_Atomic uint32_t *w)
+{
+	if (!fx_trylock(w))
+		fx_lock_slow(w);
+}
+
+static inline void fx_unlock(_Atomic uint32_t *w)
+{
+	/* Only a word that was 2 can have sleepers: one wake then suffices,
+	 * the woken thread sets 2 again on its way in. */
+	if (atomic_exchange_explicit(w, 0, memory_order_release) == 2)
+		futex_call(w, FUTEX_WAKE_PRIVATE, 1);
+}
+
+#endif

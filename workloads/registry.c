@@ -1,0 +1,27 @@
+/* registry.c - every workload, once.  Adding one: a file in workloads/ and
+ * a line here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/workload.h"
+
+extern const struct workload_ops wl_spin_tas, wl_spin_ticket, wl_futex, wl_adaptive,
+	wl_pthread, wl_pthread_adaptive, wl_futex_pi, wl_slice_spin, wl_slice_adaptive;
+
+const struct workload_ops *const wl_registry[] = {
+	&wl_spin_tas,	&wl_spin_ticket,  &wl_futex,	  &wl_adaptive,	      &wl_pthread,
+	&wl_pthread_adaptive, &wl_futex_pi, &wl_slice_spin, &wl_slice_adaptive, NULL,
+};
+
+const struct workload_ops *wl_find(const char *name)
+{
+	for (size_t i = 0; wl_registry[i]; i++)
+		if (!strcmp(wl_registry[i]->name, name))
+			return wl_registry[i];
+	return NULL;
+}
+
+int64_t wl_param_int(const json_t *params, const char *key)
+{
+	return json_integer_value(json_object_get(params, key));
+}
