@@ -1,0 +1,349 @@
+/* config.c - parse (jansson), validate every key against the tables, and
+ * expand each run's lists into the cartesian product of parameter points. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+struct ctx {
+	const char *file;
+	char *err;
+	size_t len;
+};
+
+static int fail(struct ctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->len, "%s: %s: %s", c->file, path, msg);
+	return -1;
+}
+
+static void known_workloads(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; wl_registry[i] && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					wl_registry[i]->name);
+}
+
+/* One scalar value of key k at path. */
+static int check_value(struct ctx *c, const struct key_desc *k, const json_t *v,
+		       const char *path)
+{
+	char msg[256];
+
+	if (key_check(k, v, msg, sizeof(msg)))
+		return fail(c, path, "%s", msg);
+	if (!strcmp(k->name, "workload") && !wl_find(json_string_value(v))) {
+		char names[512];
+
+		known_workloads(names, sizeof(names));
+		return fail(c, path, "unknown workload \"%s\" (known: %s)", json_string_value(v),
+			    names);
+	}
+	if (!strcmp(k->name, "pin") && topo_check_pin(json_string_value(v), msg, sizeof(msg)))
+		return fail(c, path, "%s", msg);
+	if (!strcmp(k->name, "loop")) {
+		const char *s = json_string_value(v);
+
+		if (strcmp(s, "sampled") && strcmp(s, "bare") && strcmp(s, "every"))
+			return fail(c, path, "\"%s\" is not one of sampled, bare, every", s);
+	}
+	return 0;
+}
+
+/* A key's value: a scalar or a non-empty list of scalars. */
+static int check_key(struct ctx *c, const struct key_desc *k, const json_t *v, const char *path)
+{
+	char sub[256];
+	size_t i;
+	json_t *e;
+
+	if (!json_is_array(v))
+		return check_value(c, k, v, path);
+	if (!json_array_size(v))
+		return fail(c, path, "empty list");
+	json_array_foreach(v, i, e) {
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (check_value(c, k, e, sub))
+			return -1;
+	}
+	return 0;
+}
+
+/* The workload key tables of the workloads a run names, or of all. */
+static size_t wl_tables(const json_t *wl, const struct key_desc **tabs, size_t max)
+{
+	size_t n = 0, i;
+	json_t *e;
+
+	if (!wl) {
+		for (i = 0; wl_registry[i] && n < max; i++)
+			tabs[n++] = wl_registry[i]->keys;
+		return n;
+	}
+	if (json_is_string(wl)) {
+		const struct workload_ops *o = wl_find(json_string_value(wl));
+
+		if (o)
+			tabs[n++] = o->keys;
+		return n;
+	}
+	json_array_foreach(wl, i, e) {
+		const struct workload_ops *o = wl_find(json_string_value(e));
+
+		if (o && n < max)
+			tabs[n++] = o->keys;
+	}
+	return n;
+}
+
+static const struct key_desc *lookup(const char *name, const struct key_desc **tabs, size_t n)
+{
+	const struct key_desc *k = key_find(run_keys, name);
+
+	for (size_t i = 0; !k && i < n; i++)
+		k = key_find(tabs[i], name);
+	return k;
+}
+
+/* Checks a defaults or run object; wl_scope = its "workload" value or NULL. */
+static int check_run_obj(struct ctx *c, const json_t *o, const char *path, const json_t *wl_scope)
+{
+	const struct key_desc *tabs[64];
+	const char *name;
+	json_t *v;
+	char sub[256];
+
+	if (!json_is_object(o))
+		return fail(c, path, "must be an object");
+	/* "workload" first: the other keys are looked up in its tables. */
+	v = json_object_get(o, "workload");
+	snprintf(sub, sizeof(sub), "%s.workload", path);
+	if (v && check_key(c, run_keys, v, sub))
+		return -1;
+	size_t ntabs = wl_tables(wl_scope, tabs, 64);
+
+	json_object_foreach((json_t *)o, name, v) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, name);
+		if (!strcmp(name, "label")) {
+			if (!json_is_string(v))
+				return fail(c, sub, "must be a string");
+			continue;
+		}
+		const struct key_desc *k = lookup(name, tabs, ntabs);
+
+		if (!k) {
+			const struct key_desc *all[64];
+			size_t nall = wl_tables(NULL, all + 1, 63) + 1;
+
+			all[0] = run_keys;
+			const char *near = key_suggest(name, all, nall);
+
+			if (lookup(name, all + 1, nall - 1))
+				return fail(c, sub, "not a key of the workload(s) of this run");
+			if (near)
+				return fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
+			return fail(c, sub, "unknown key");
+		}
+		if (check_key(c, k, v, sub))
+			return -1;
+	}
+	return 0;
+}
+
+static const char *const suite_keys[][2] = {
+	{ "name", "short name of the suite (string)" },
+	{ "description", "what the suite measures (string)" },
+	{ "defaults", "run keys applied to every run (object)" },
+	{ "runs", "list of run objects; lists in a run are swept (array)" },
+};
+
+void cfg_print_keys(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(suite_keys) / sizeof(suite_keys[0]); i++)
+		fprintf(f, "  %-14s %s\n", suite_keys[i][0], suite_keys[i][1]);
+}
+
+/* A list of one key's values (a scalar becomes a list of one). */
+static json_t *as_list(json_t *v)
+{
+	if (json_is_array(v))
+		return json_incref(v);
+	return json_pack("[O]", v);
+}
+
+static int push_point(struct cfg_suite *s, const struct workload_ops *ops, json_t *params,
+		      const char *label)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i].ops == ops && json_equal(s->runs[i].params, params))
+			return 0; /* the same point twice: run it once */
+	struct cfg_run *r = realloc(s->runs, (s->nruns + 1) * sizeof(*r));
+
+	if (!r)
+		return -1;
+	s->runs = r;
+	r[s->nruns].ops = ops;
+	r[s->nruns].params = json_deep_copy(params);
+	r[s->nruns].label = label;
+	s->nruns++;
+	return 0;
+}
+
+/* Cartesian product over keys[] (each a list in lists); depth-first. */
+static int expand(struct cfg_suite *s, const struct workload_ops *ops, const char **keys,
+		  json_t **lists, size_t nkeys, size_t d, json_t *point, const char *label)
+{
+	if (d == nkeys)
+		return push_point(s, ops, point, label);
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(lists[d], i, e) {
+		json_object_set(point, keys[d], e);
+		if (expand(s, ops, keys, lists, nkeys, d + 1, point, label))
+			return -1;
+	}
+	return 0;
+}
+
+static json_t *pick(const json_t *run, const json_t *defs, const struct key_desc *k)
+{
+	json_t *v = json_object_get(run, k->name);
+
+	if (!v)
+		v = json_object_get(defs, k->name);
+	return v ? json_incref(v) : key_default(k);
+}
+
+static int expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs)
+{
+	json_t *wls = pick(run, defs, run_keys), *wl;
+	const char *label = json_string_value(json_object_get(run, "label"));
+	json_t *wlist = as_list(wls);
+	size_t i;
+	int rc = 0;
+
+	json_decref(wls);
+	json_array_foreach(wlist, i, wl) {
+		const struct workload_ops *ops = wl_find(json_string_value(wl));
+		const char *keys[128];
+		json_t *lists[128], *point = json_object();
+		size_t n = 0;
+
+		for (const struct key_desc *k = run_keys + 1; k->name; k++) {
+			json_t *v = pick(run, defs, k);
+
+			keys[n] = k->name;
+			lists[n++] = as_list(v);
+			json_decref(v);
+		}
+		for (const struct key_desc *k = ops->keys; k && k->name && n < 128; k++) {
+			json_t *v = pick(run, defs, k);
+
+			keys[n] = k->name;
+			lists[n++] = as_list(v);
+			json_decref(v);
+		}
+		rc = expand(s, ops, keys, lists, n, 0, point, label);
+		for (size_t j = 0; j < n; j++)
+			json_decref(lists[j]);
+		json_decref(point);
+		if (rc)
+			break;
+	}
+	json_decref(wlist);
+	return rc;
+}
+
+int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
+{
+	struct ctx c = { path, err, len };
+	json_error_t je;
+	const char *name;
+	json_t *v;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!s->root) {
+		if (je.line < 0)
+			snprintf(err, len, "%s: %s", path, je.text);
+		else
+			snprintf(err, len, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return -1;
+	}
+	if (!json_is_object(s->root))
+		return fail(&c, "(top level)", "must be an object");
+	json_object_foreach(s->root, name, v) {
+		size_t k;
+
+		for (k = 0; k < sizeof(suite_keys) / sizeof(suite_keys[0]); k++)
+			if (!strcmp(name, suite_keys[k][0]))
+				break;
+		if (k == sizeof(suite_keys) / sizeof(suite_keys[0])) {
+			if (key_find(run_keys, name))
+				return fail(&c, name, "unknown key (run keys such as \"%s\" belong "
+						      "in \"defaults\" or a run)", name);
+			static const struct key_desc top[] = { { "name", KT_STR, "", 0, 0, "", "" },
+							       { "description", KT_STR, "", 0, 0, "", "" },
+							       { "defaults", KT_STR, "", 0, 0, "", "" },
+							       { "runs", KT_STR, "", 0, 0, "", "" },
+							       { 0 } };
+			const struct key_desc *tabs[] = { top };
+			const char *near = key_suggest(name, tabs, 1);
+
+			if (near)
+				return fail(&c, name, "unknown key (did you mean \"%s\"?)", near);
+			return fail(&c, name, "unknown key (expected name, description, "
+					      "defaults, runs)");
+		}
+		if ((!strcmp(name, "name") || !strcmp(name, "description")) && !json_is_string(v))
+			return fail(&c, name, "must be a string");
+	}
+	json_t *defs = json_object_get(s->root, "defaults");
+	json_t *runs = json_object_get(s->root, "runs");
+
+	if (defs && check_run_obj(&c, defs, "defaults", json_object_get(defs, "workload")))
+		return -1;
+	if (!json_is_array(runs) || !json_array_size(runs))
+		return fail(&c, "runs", "must be a non-empty list of run objects");
+	json_array_foreach(runs, i, v) {
+		char p[32];
+
+		snprintf(p, sizeof(p), "runs[%zu]", i);
+		json_t *scope = json_object_get(v, "workload");
+
+		if (!scope)
+			scope = json_object_get(defs, "workload");
+		if (check_run_obj(&c, v, p, scope ? scope : json_string("spin-tas")))
+			return -1;
+	}
+	json_array_foreach(runs, i, v)
+		if (expand_run(s, v, defs)) {
+			snprintf(err, len, "%s: out of memory expanding runs", path);
+			return -1;
+		}
+	return 0;
+}
+
+void cfg_free(struct cfg_suite *s)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		json_decref(s->runs[i].params);
+	free(s->runs);
+	json_decref(s->root);
+	memset(s, 0, sizeof(*s));
+}

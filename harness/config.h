@@ -1,0 +1,29 @@
+/* config.h - suite configs (JSON): validation and expansion into runs. */
+#ifndef SB_CONFIG_H
+#define SB_CONFIG_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "workload.h"
+
+struct cfg_run {
+	const struct workload_ops *ops;
+	json_t *params; /* every key resolved to one value */
+	const char *label;
+};
+
+struct cfg_suite {
+	json_t *root; /* the file as parsed, for the result's "config" */
+	struct cfg_run *runs;
+	size_t nruns;
+};
+
+/* 0, or -1 with err as "FILE:LINE:COL: ..." (syntax) or "FILE: KEY.PATH: ..." */
+int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len);
+void cfg_free(struct cfg_suite *s);
+/* Suite-level keys, for --help and the README. */
+void cfg_print_keys(FILE *f);
+
+#endif

@@ -1,0 +1,133 @@
+/* isolate.c - fork per run: a crash or a hang costs that run only, and a
+ * run is a self-contained unit (params in, one JSON object out). */
+#define _GNU_SOURCE
+#include "isolate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "timing.h"
+
+double iso_planned_s(const json_t *p)
+{
+	return (double)json_integer_value(json_object_get(p, "repetitions")) *
+	       (json_number_value(json_object_get(p, "warmup_s")) +
+		json_number_value(json_object_get(p, "duration_s")));
+}
+
+double iso_timeout_s(const json_t *p)
+{
+	double t = json_number_value(json_object_get(p, "timeout_s"));
+
+	/* 30 s covers thread start-up, calibration and the join grace. */
+	return t > 0 ? t : iso_planned_s(p) + 30.0;
+}
+
+static json_t *failed(const struct cfg_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static json_t *failed(const struct cfg_run *run, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return json_pack("{s:s,s:O,s:s,s:s,s:[]}", "workload", run->ops->name, "params",
+			 run->params, "status", "failed", "reason", msg, "repetitions");
+}
+
+static void child(const struct cfg_run *run, int fd)
+{
+	json_t *res = runner_run(run->ops, run->params);
+
+	/* _exit: the run may have left threads stuck; nothing to clean up. */
+	_exit(json_dumpfd(res, fd, JSON_COMPACT) ? 3 : 0);
+}
+
+json_t *iso_run(const struct cfg_run *run)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return failed(run, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return failed(run, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		close(p[0]);
+		child(run, p[1]);
+	}
+	close(p[1]);
+	double limit = iso_timeout_s(run->params);
+	uint64_t deadline = tm_now_ns() + (uint64_t)(limit * 1e9);
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int timed_out = 0;
+
+	for (;;) {
+		uint64_t now = tm_now_ns();
+
+		if (now >= deadline) {
+			timed_out = 1;
+			break;
+		}
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		int ms = (int)((deadline - now) / 1000000 + 1);
+		int n = poll(&pfd, 1, ms);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			continue;
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		ssize_t r = read(p[0], buf + len, cap - len - 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(p[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	int st = 0;
+
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	json_t *res = NULL;
+
+	if (timed_out)
+		res = failed(run, "watchdog: no result after %.0f s (timeout_s), run killed",
+			     limit);
+	else if (WIFSIGNALED(st))
+		res = failed(run, "run crashed: killed by signal %d (%s)", WTERMSIG(st),
+			     strsignal(WTERMSIG(st)));
+	else if (WEXITSTATUS(st))
+		res = failed(run, "run process exited with status %d", WEXITSTATUS(st));
+	else if (!(res = json_loadb(buf ? buf : "", len, 0, NULL)))
+		res = failed(run, "run process returned no valid result (%zu bytes)", len);
+	free(buf);
+	return res;
+}

@@ -1,0 +1,321 @@
+/* main.c - the slicebench command line: run, list, info. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "isolate.h"
+#include "keys.h"
+#include "results.h"
+#include "slice.h"
+#include "sysinfo.h"
+#include "topo.h"
+#include "workload.h"
+
+#define EXIT_USAGE 2
+#ifndef SB_VERSION
+#define SB_VERSION "0.1.0"
+#endif
+#ifndef SB_GIT_REV
+#define SB_GIT_REV "unknown"
+#endif
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: slicebench run --config FILE [--out FILE.json] [--quiet] [--dry-run]\n"
+		"                      [--meta KEY=VALUE]...\n"
+		"\n"
+		"Runs every parameter point of a suite config, each in its own process,\n"
+		"and writes one JSON result (temp file + rename).  Default --out:\n"
+		"results/<utc>-<host>-<kernel>.json\n"
+		"\n"
+		"  -c, --config FILE   suite config (JSON)\n"
+		"  -o, --out FILE      result file\n"
+		"  -q, --quiet         no progress, no table\n"
+		"  -m, --meta K=V      add meta.K (dotted keys nest; @FILE reads a file)\n"
+		"  -n, --dry-run       validate, print the expanded runs, run nothing\n"
+		"\n"
+		"suite keys:\n");
+	cfg_print_keys(f);
+	fprintf(f, "\nrun keys (scalar, or a list to sweep):\n");
+	key_print_table(f, run_keys);
+	fprintf(f, "\nworkload keys: see `slicebench list`\n");
+}
+
+static const char *param_str(const json_t *p, const char *k, char *buf, size_t len)
+{
+	json_t *v = json_object_get(p, k);
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else
+		snprintf(buf, len, "%g", json_number_value(v));
+	return buf;
+}
+
+static void describe(const struct cfg_run *r, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+
+	snprintf(buf, len, "%s threads=%s cs_ns=%s think_ns=%s pin=%s", r->ops->name,
+		 param_str(r->params, "threads", a, sizeof(a)),
+		 param_str(r->params, "cs_ns", b, sizeof(b)),
+		 param_str(r->params, "think_ns", c, sizeof(c)),
+		 json_string_value(json_object_get(r->params, "pin")));
+}
+
+static void print_table(const json_t *results)
+{
+	size_t i;
+	json_t *r;
+
+	printf("%-16s %7s %6s %-16s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
+	       "pin", "ops/s", "+-95%", "p99 hold", "jain", "status");
+	json_array_foreach(results, i, r) {
+		const json_t *p = json_object_get(r, "params");
+		const json_t *s = json_object_get(r, "summary");
+		const json_t *o = json_object_get(s, "ops_per_sec");
+		const char *st = json_string_value(json_object_get(r, "status"));
+		char th[32], cs[32];
+
+		char nth[48];
+
+		snprintf(nth, sizeof(nth), "%lld", (long long)json_integer_value(json_object_get(r, "nthreads")));
+		if (json_is_string(json_object_get(p, "threads")))
+			snprintf(nth + strlen(nth), sizeof(nth) - strlen(nth), "(%s)",
+				 param_str(p, "threads", th, sizeof(th)));
+		printf("%-16s %7s %6s %-16s ", json_string_value(json_object_get(r, "workload")),
+		       nth, param_str(p, "cs_ns", cs, sizeof(cs)),
+		       json_string_value(json_object_get(p, "pin")));
+		if (o) {
+			double mean = json_number_value(json_object_get(o, "mean"));
+			double hi = json_number_value(json_object_get(o, "ci95_hi"));
+
+			printf("%14.0f %8.1f%% %8lldns %6.3f  %s\n", mean,
+			       mean > 0 ? 100.0 * (hi - mean) / mean : 0.0,
+			       (long long)json_integer_value(
+				       json_object_get(json_object_get(s, "hold_ns"), "p99")),
+			       json_number_value(json_object_get(s, "fairness_jain")), st);
+		} else {
+			printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st,
+			       json_string_value(json_object_get(r, "reason")));
+		}
+	}
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option lo[] = { { "config", required_argument, 0, 'c' },
+					    { "out", required_argument, 0, 'o' },
+					    { "quiet", no_argument, 0, 'q' },
+					    { "meta", required_argument, 0, 'm' },
+					    { "dry-run", no_argument, 0, 'n' },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
+	const char *config = NULL, *out = NULL;
+	char **metas = calloc((size_t)argc, sizeof(char *)), err[1024], defpath[512];
+	int quiet = 0, nmeta = 0, dry = 0, c;
+
+	while ((c = getopt_long(argc, argv, "c:o:qm:nh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'c': config = optarg; break;
+		case 'o': out = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'm': metas[nmeta++] = optarg; break;
+		case 'n': dry = 1; break;
+		case 'h': run_usage(stdout); return 0;
+		default: run_usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!config || optind != argc) {
+		fprintf(stderr, "slicebench run: %s\n",
+			config ? "unexpected argument" : "--config FILE is required");
+		run_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (topo_init(err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		return 1;
+	}
+	struct cfg_suite s;
+
+	if (cfg_load(config, &s, err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	double left = 0;
+
+	for (size_t i = 0; i < s.nruns; i++)
+		left += iso_planned_s(s.runs[i].params);
+	if (dry) {
+		for (size_t i = 0; i < s.nruns; i++) {
+			char *p = json_dumps(s.runs[i].params, JSON_COMPACT | JSON_SORT_KEYS);
+
+			printf("%zu %s %s\n", i, s.runs[i].ops->name, p);
+			free(p);
+		}
+		fprintf(stderr, "%zu runs, %.0f s planned\n", s.nruns, left);
+		cfg_free(&s);
+		return 0;
+	}
+	json_t *doc = res_new(s.root, config);
+
+	for (int i = 0; i < nmeta; i++)
+		if (res_meta_set(doc, metas[i], err, sizeof(err))) {
+			fprintf(stderr, "slicebench: %s\n", err);
+			return EXIT_USAGE;
+		}
+	if (!out) {
+		res_default_path(defpath, sizeof(defpath));
+		out = defpath;
+	}
+	json_t *results = json_object_get(doc, "results");
+
+	for (size_t i = 0; i < s.nruns; i++) {
+		char d[256];
+
+		describe(&s.runs[i], d, sizeof(d));
+		if (!quiet)
+			fprintf(stderr, "[%zu/%zu] %s (ETA %.0f s)\n", i + 1, s.nruns, d, left);
+		json_t *r = iso_run(&s.runs[i]);
+
+		json_object_set_new(r, "id", json_integer((json_int_t)i));
+		if (s.runs[i].label)
+			json_object_set_new(r, "label", json_string(s.runs[i].label));
+		json_array_append_new(results, r);
+		left -= iso_planned_s(s.runs[i].params);
+		const char *st = json_string_value(json_object_get(r, "status"));
+
+		if (!quiet && strcmp(st, "ok"))
+			fprintf(stderr, "        %s: %s\n", st,
+				json_string_value(json_object_get(r, "reason")));
+	}
+	if (res_write(out, doc, err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		return 1;
+	}
+	if (!quiet) {
+		print_table(results);
+		fprintf(stderr, "wrote %s\n", out);
+	}
+	json_decref(doc);
+	cfg_free(&s);
+	free(metas);
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: slicebench list\n\nLists the workloads, one line each, and "
+		       "their own config keys.\n");
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "slicebench list: unexpected argument \"%s\"\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; wl_registry[i]; i++) {
+		const struct workload_ops *o = wl_registry[i];
+
+		printf("%-18s %s\n", o->name, o->desc);
+		if (o->keys)
+			key_print_table(stdout, o->keys);
+	}
+	return 0;
+}
+
+static void info_text(const json_t *j, int depth)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)j, k, v) {
+		if (json_is_object(v)) {
+			printf("%*s%s:\n", depth * 2, "", k);
+			info_text(v, depth + 1);
+			continue;
+		}
+		char *s = json_is_string(v) ? strdup(json_string_value(v))
+					    : json_dumps(v, JSON_ENCODE_ANY);
+
+		printf("%*s%-*s %s\n", depth * 2, "", 24 - depth * 2, k, s);
+		free(s);
+	}
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	int as_json = 0;
+	char err[256];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			as_json = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: slicebench info [--json]\n\nKernel release, preemption "
+			       "model, HZ, slice-extension availability (and why not),\n"
+			       "topology, virtualization, glibc and compiler.\n");
+			return 0;
+		} else {
+			fprintf(stderr, "slicebench info: unknown option \"%s\"\n", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (topo_init(err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		return 1;
+	}
+	json_t *j = sysinfo_json();
+
+	if (as_json) {
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		putchar('\n');
+	} else {
+		info_text(j, 0);
+	}
+	json_decref(j);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: slicebench [--version] VERB [--help] [ARGS]\n\n"
+		   "verbs:\n"
+		   "  run     run a suite config and write a JSON result\n"
+		   "  list    list the workloads\n"
+		   "  info    describe this machine and kernel (--json)\n");
+}
+
+int main(int argc, char **argv)
+{
+	slice_reexec_if_needed(argv);
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *verb = argv[1];
+
+	if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(verb, "--version")) {
+		printf("slicebench %s (%s)\n", SB_VERSION, SB_GIT_REV);
+		return 0;
+	}
+	if (!strcmp(verb, "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(verb, "list"))
+		return cmd_list(argc - 1, argv + 1);
+	if (!strcmp(verb, "info"))
+		return cmd_info(argc - 1, argv + 1);
+	fprintf(stderr, "slicebench: unknown verb \"%s\"\n", verb);
+	usage(stderr);
+	return EXIT_USAGE;
+}

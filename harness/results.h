@@ -1,0 +1,22 @@
+/* results.h - the result document and writing it atomically. */
+#ifndef SB_RESULTS_H
+#define SB_RESULTS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define RES_SCHEMA "slicebench/1"
+
+/* {"schema", "meta", "config", "results": []} with meta from sysinfo. */
+json_t *res_new(const json_t *config, const char *config_file);
+/* Adds --meta KEY=VALUE: dotted keys nest, "@FILE" reads the value from a
+ * file; numbers and true/false stay JSON scalars.  0 or -1 with err. */
+int res_meta_set(json_t *doc, const char *assignment, char *err, size_t len);
+/* Writes through a temp file in the same directory and rename(2), so a
+ * reader never sees a partial file; creates the directory if missing. */
+int res_write(const char *path, const json_t *doc, char *err, size_t len);
+/* results/<utc>-<host>-<kernel>.json */
+void res_default_path(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,23 @@
+/* runner.h - one run: one workload at one parameter point, all its
+ * repetitions, in the calling process. */
+#ifndef SB_RUNNER_H
+#define SB_RUNNER_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "workload.h"
+
+/* Resolves "threads" ("Nx" against the pin set); 0 or -1 with err. */
+int runner_nthreads(const json_t *params, unsigned *n, char *err, size_t len);
+/* Runs every repetition and returns the result object:
+ * {workload, params, status, reason, repetitions[], summary, histograms}. */
+json_t *runner_run(const struct workload_ops *ops, const json_t *params);
+/* The torture: `threads` threads each do exactly ops_per_thread operations
+ * (no timing); returns 0 when the shared count is exact, 1 when it is not,
+ * -1 when the workload could not start (reason filled: e.g. unsupported). */
+int runner_torture(const struct workload_ops *ops, const json_t *params,
+		   uint64_t ops_per_thread, uint64_t *counted, char *reason, size_t len);
+
+#endif

@@ -1,0 +1,258 @@
+/* sysinfo.c - kernel release, config, preemption model, HZ, virtualization,
+ * the slice extension's availability and the toolchain. */
+#define _GNU_SOURCE
+#include "sysinfo.h"
+
+#include <cpuid.h>
+#include <errno.h>
+#include <gnu/libc-version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "slice.h"
+#include "topo.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "0.1.0"
+#endif
+#ifndef SB_GIT_REV
+#define SB_GIT_REV "unknown"
+#endif
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return NULL;
+	ssize_t n = getdelim(&buf, &cap, '\0', f);
+
+	fclose(f);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return buf;
+}
+
+char *sysinfo_debugfs_read(const char *rel, const char **why)
+{
+	char path[256];
+	struct stat st;
+
+	if (stat("/sys/kernel/debug/sched", &st) && stat("/sys/kernel/debug/rseq", &st)) {
+		/* Not mounted (or not built).  Mount it if we may. */
+		if (geteuid()) {
+			*why = "debugfs not mounted and not root";
+			return NULL;
+		}
+		if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY) {
+			*why = "debugfs cannot be mounted (kernel without CONFIG_DEBUG_FS?)";
+			return NULL;
+		}
+	}
+	snprintf(path, sizeof(path), "/sys/kernel/debug/%s", rel);
+	char *s = read_text(path);
+
+	if (!s)
+		*why = errno == ENOENT ? "not present in debugfs"
+		     : errno == EPERM  ? "debugfs read not permitted (lockdown or not root)"
+				       : "debugfs read failed";
+	return s;
+}
+
+/* The kernel config as text: /proc/config.gz, else /boot/config-R. */
+static char *kconfig_text(const char **src)
+{
+	gzFile gz = gzopen("/proc/config.gz", "rb");
+
+	if (gz) {
+		size_t cap = 1 << 16, len = 0;
+		char *buf = malloc(cap);
+		int n;
+
+		while (buf && (n = gzread(gz, buf + len, (unsigned)(cap - len - 1))) > 0) {
+			len += (size_t)n;
+			if (cap - len < 4096)
+				buf = realloc(buf, cap *= 2);
+		}
+		gzclose(gz);
+		if (buf) {
+			buf[len] = 0;
+			*src = "/proc/config.gz";
+			return buf;
+		}
+	}
+	struct utsname u;
+	static char path[128 + sizeof(u.release)];
+
+	uname(&u);
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	*src = path;
+	return read_text(path);
+}
+
+static const char *kconfig_val(const char *cfg, const char *opt, char *buf, size_t len)
+{
+	char pat[96];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\n%s=", opt);
+	if (cfg && (p = strstr(cfg, pat))) {
+		p += strlen(pat);
+		size_t n = strcspn(p, "\n");
+
+		snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+		return buf;
+	}
+	return NULL;
+}
+
+static json_t *kconfig_json(const char *cfg, const char *src)
+{
+	static const char *const opts[] = {
+		"CONFIG_RSEQ",		 "CONFIG_RSEQ_SLICE_EXTENSION", "CONFIG_RSEQ_STATS",
+		"CONFIG_PREEMPT_NONE",	 "CONFIG_PREEMPT_VOLUNTARY",	"CONFIG_PREEMPT",
+		"CONFIG_PREEMPT_LAZY",	 "CONFIG_PREEMPT_RT",		"CONFIG_PREEMPT_DYNAMIC",
+		"CONFIG_HZ",		 "CONFIG_NO_HZ_FULL",		"CONFIG_SCHED_DEBUG",
+		"CONFIG_DEBUG_FS",
+	};
+	json_t *o = json_object();
+	char buf[64];
+
+	json_object_set_new(o, "source", cfg ? json_string(src) : json_null());
+	for (size_t i = 0; cfg && i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const char *v = kconfig_val(cfg, opts[i], buf, sizeof(buf));
+
+		json_object_set_new(o, opts[i] + 7, v ? json_string(v) : json_string("not set"));
+	}
+	return o;
+}
+
+/* Current model: debugfs sched/preempt marks it "(full)"; else preempt=
+ * on the command line; else the config's default. */
+static json_t *preempt_json(const char *cfg, const char *cmdline)
+{
+	const char *why = NULL;
+	char *dbg = sysinfo_debugfs_read("sched/preempt", &why), buf[16];
+	char model[32] = "unknown", src[160] = "";
+
+	if (dbg) {
+		char *a = strchr(dbg, '('), *b = a ? strchr(a, ')') : NULL;
+
+		if (a && b) {
+			snprintf(model, sizeof(model), "%.*s", (int)(b - a - 1), a + 1);
+			snprintf(src, sizeof(src), "debugfs sched/preempt: %s", dbg);
+		}
+	}
+	const char *p = cmdline ? strstr(cmdline, "preempt=") : NULL;
+
+	if (!*src && p && (p == cmdline || p[-1] == ' ')) {
+		snprintf(model, sizeof(model), "%.*s", (int)strcspn(p + 8, " "), p + 8);
+		snprintf(src, sizeof(src), "preempt= on the kernel command line (debugfs: %s)",
+			 why ? why : "unreadable");
+	}
+	static const char *const m[][2] = { { "CONFIG_PREEMPT_RT", "rt" },
+					     { "CONFIG_PREEMPT_NONE", "none" },
+					     { "CONFIG_PREEMPT_VOLUNTARY", "voluntary" },
+					     { "CONFIG_PREEMPT_LAZY", "lazy" },
+					     { "CONFIG_PREEMPT", "full" } };
+
+	for (size_t i = 0; !*src && i < sizeof(m) / sizeof(m[0]); i++) {
+		const char *v = kconfig_val(cfg, m[i][0], buf, sizeof(buf));
+
+		if (v && !strcmp(v, "y")) {
+			snprintf(model, sizeof(model), "%s", m[i][1]);
+			snprintf(src, sizeof(src), "%s=y, the build default (debugfs: %s)",
+				 m[i][0], why ? why : "unreadable");
+		}
+	}
+	free(dbg);
+	return json_pack("{s:s,s:s}", "model", model, "source",
+			 *src ? src : "no debugfs, cmdline or kernel config");
+}
+
+/* CPUID leaf 0x40000000 names the hypervisor; TCG says "TCGTCGTCGTCG". */
+static json_t *virt_json(void)
+{
+	unsigned a, b, c, d;
+	char vendor[13] = "";
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31)))
+		return json_pack("{s:b,s:s}", "hypervisor", 0, "vendor", "none (bare metal)");
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	static const char *const names[][2] = { { "KVMKVMKVM", "kvm" },
+						{ "TCGTCGTCGTCG", "tcg" },
+						{ "Microsoft Hv", "hyperv" },
+						{ "VMwareVMware", "vmware" },
+						{ "XenVMMXenVMM", "xen" } };
+	const char *kind = "other";
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(vendor, names[i][0], strlen(names[i][0])))
+			kind = names[i][1];
+	return json_pack("{s:b,s:s,s:s}", "hypervisor", 1, "vendor", vendor, "kind", kind);
+}
+
+static json_t *slice_json(void)
+{
+	char reason[320] = "";
+	int rc = slice_probe(reason, sizeof(reason));
+	const char *why = NULL;
+	char *nsec = sysinfo_debugfs_read("rseq/slice_ext_nsec", &why);
+	json_t *o = json_pack("{s:b,s:s?,s:s,s:I}", "available", rc == 0, "reason",
+			      rc ? reason : NULL, "registration", slice_registration_mode(),
+			      "rseq_feature_size", (json_int_t)getauxval(AT_RSEQ_FEATURE_SIZE));
+
+	if (nsec)
+		json_object_set_new(o, "slice_ext_nsec", json_integer(atoll(nsec)));
+	else
+		json_object_set_new(o, "slice_ext_nsec_reason", json_string(why));
+	free(nsec);
+	return o;
+}
+
+json_t *sysinfo_json(void)
+{
+	struct utsname u;
+	const char *src = NULL;
+	char *cfg = kconfig_text(&src), *cmdline = read_text("/proc/cmdline"), hz[16];
+	json_t *o = json_object();
+
+	uname(&u);
+	json_object_set_new(o, "suite_version", json_string(SB_VERSION));
+	json_object_set_new(o, "git_revision", json_string(SB_GIT_REV));
+	json_object_set_new(o, "host", json_string(u.nodename));
+	json_object_set_new(o, "kernel",
+			    json_pack("{s:s,s:s,s:s}", "release", u.release, "version", u.version,
+				      "machine", u.machine));
+	json_object_set_new(o, "cmdline", json_string(cmdline ? cmdline : ""));
+	json_object_set_new(o, "kconfig", kconfig_json(cfg, src));
+	json_object_set_new(o, "preemption", preempt_json(cfg, cmdline));
+	const char *h = kconfig_val(cfg, "CONFIG_HZ", hz, sizeof(hz));
+
+	json_object_set_new(o, "hz", h ? json_integer(atoi(h)) : json_null());
+	json_object_set_new(o, "slice_extension", slice_json());
+	json_object_set_new(o, "topology", topo_summary_json());
+	json_object_set_new(o, "virtualization", virt_json());
+	json_object_set_new(o, "glibc", json_string(gnu_get_libc_version()));
+	json_object_set_new(o, "compiler", json_string(__VERSION__));
+	free(cfg);
+	free(cmdline);
+	return o;
+}

@@ -1,0 +1,14 @@
+/* sysinfo.h - what the machine and kernel are: for `info` and result meta. */
+#ifndef SB_SYSINFO_H
+#define SB_SYSINFO_H
+
+#include <jansson.h>
+
+/* {kernel, cmdline, kconfig, preemption, hz, slice_extension, topology,
+ *  virtualization, glibc, compiler, host, ...}; needs topo_init() first. */
+json_t *sysinfo_json(void);
+/* Reads a debugfs file (mounting debugfs when root and not mounted);
+ * returns malloc'd text or NULL with *why set to a static reason. */
+char *sysinfo_debugfs_read(const char *rel, const char **why);
+
+#endif

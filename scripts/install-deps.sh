@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# install-deps.sh [build|check|run|vm|all] - make sure the Debian packages a
+# step needs are installed: installs them when root, else prints the exact
+# apt-get line and exits 2.
+set -euo pipefail
+
+build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev)
+run=(gnuplot-nox)
+check=(jq rt-tests linux-perf gnuplot-nox)
+vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync)
+
+case "${1:-all}" in
+build) want=("${build[@]}") ;;
+run) want=("${build[@]}" "${run[@]}") ;;
+check) want=("${build[@]}" "${check[@]}") ;;
+vm) want=("${build[@]}" "${vm[@]}") ;;
+all) want=("${build[@]}" "${run[@]}" "${check[@]}" "${vm[@]}") ;;
+*) echo "usage: $0 [build|check|run|vm|all]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ "${#missing[@]}" -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "slicebench needs these Debian packages; run as root:" >&2
+	echo "  apt-get install -y ${missing[*]}" >&2
+	exit 2
+fi
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq "${missing[@]}" >&2

@@ -1,0 +1,330 @@
+#!/bin/bash
+# Run one slicebench suite inside a QEMU guest and collect its result JSON.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KERNEL=patched
+ACCEL=auto
+SMP=2
+MEM=1024
+PREEMPT=""
+SLICE_EXT=""
+TIMEOUT=600
+CONFIG=""
+OUT=""
+SELFTEST=1
+KEEP=""
+EXTRA_META=()
+HARNESS_ARGS=""
+
+usage() {
+	cat <<EOF
+usage: scripts/vm.sh --config FILE --out FILE.json [options]
+
+Boots a guest kernel with an initramfs holding the harness, runs
+"slicebench run --config FILE" inside and writes the result JSON to --out
+(via a temp file and rename, only if the transfer was complete and valid).
+
+  --config FILE         suite config (a configs/*.json file)
+  --out FILE            result JSON to write
+  --kernel K            patched (default: kernel/build.sh, built on demand),
+                        debian (Debian's own linux-image, slice extension off:
+                        the unpatched baseline), or a path to a bzImage
+  --accel A             auto (default: probe KVM, fall back to TCG), kvm, tcg
+  --smp N               guest CPUs (default 2)
+  --mem M               guest memory in MiB (default 1024)
+  --preempt MODE        none|voluntary|full|lazy, passed as preempt=MODE.
+                        7.3 on x86 offers only full and lazy (default lazy);
+                        the guest fails the run if the mode did not take
+  --slice-ext-nsec N    debugfs rseq/slice_ext_nsec in the guest (5000..50000;
+                        up to 1000000 on the patched kernel)
+  --timeout SECONDS     kill the guest after this long (default 600)
+  --no-selftest         skip the kernel's rseq slice_test (15 s)
+  --meta KEY=VALUE      extra --meta for the harness (no spaces)
+  --harness-args A,B    extra harness arguments, comma separated
+  --keep DIR            keep the console log and raw channel in DIR
+  -h, --help            this text
+
+Exit: 0 ok, 1 guest failure (boot, timeout, harness, transfer), 2 usage.
+EOF
+}
+
+log() { printf 'vm.sh: %s\n' "$*" >&2; }
+usage_err() { log "$*"; usage >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--config) CONFIG=${2:-}; shift 2 || usage_err "--config needs a value" ;;
+	--out) OUT=${2:-}; shift 2 || usage_err "--out needs a value" ;;
+	--kernel) KERNEL=${2:-}; shift 2 || usage_err "--kernel needs a value" ;;
+	--accel) ACCEL=${2:-}; shift 2 || usage_err "--accel needs a value" ;;
+	--smp) SMP=${2:-}; shift 2 || usage_err "--smp needs a value" ;;
+	--mem) MEM=${2:-}; shift 2 || usage_err "--mem needs a value" ;;
+	--preempt) PREEMPT=${2:-}; shift 2 || usage_err "--preempt needs a value" ;;
+	--slice-ext-nsec) SLICE_EXT=${2:-}; shift 2 || usage_err "--slice-ext-nsec needs a value" ;;
+	--timeout) TIMEOUT=${2:-}; shift 2 || usage_err "--timeout needs a value" ;;
+	--no-selftest) SELFTEST=0; shift ;;
+	--meta) EXTRA_META+=("${2:-}"); shift 2 || usage_err "--meta needs a value" ;;
+	--harness-args) HARNESS_ARGS=${2:-}; shift 2 || usage_err "--harness-args needs a value" ;;
+	--keep) KEEP=${2:-}; shift 2 || usage_err "--keep needs a value" ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage_err "unknown option: $1" ;;
+	esac
+done
+
+[ -n "$CONFIG" ] || usage_err "--config is required"
+[ -n "$OUT" ] || usage_err "--out is required"
+[ -f "$CONFIG" ] || usage_err "no such config: $CONFIG"
+case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
+case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel must be auto, kvm or tcg" ;; esac
+case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt must be none, voluntary, full or lazy" ;; esac
+for n in "$SMP" "$MEM" "$TIMEOUT" ${SLICE_EXT:+"$SLICE_EXT"}; do
+	case "$n" in ''|*[!0-9]*) usage_err "not a number: '$n'" ;; esac
+done
+for kv in "${EXTRA_META[@]}"; do
+	case "$kv" in *=*) ;; *) usage_err "--meta needs KEY=VALUE: '$kv'" ;; esac
+	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
+done
+command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
+command -v python3 >/dev/null || { log "python3 missing"; exit 2; }
+
+# ------------------------------------------------------------- kernel
+case "$KERNEL" in
+patched)
+	BZ=$("$REPO/kernel/build.sh" | tail -n 1) || { log "kernel build failed"; exit 1; }
+	KIND=patched ;;
+debian)
+	BZ=$("$REPO/kernel/build.sh" --debian-image | tail -n 1) || { log "cannot fetch Debian's kernel"; exit 1; }
+	KIND=debian ;;
+*)
+	[ -f "$KERNEL" ] || usage_err "--kernel: no such file: $KERNEL"
+	BZ=$KERNEL
+	KIND=custom ;;
+esac
+if [ "$KIND" != custom ] && { [ "$PREEMPT" = none ] || [ "$PREEMPT" = voluntary ]; }; then
+	log "warning: Linux 7.3 on x86 offers only preempt=full|lazy; '$PREEMPT' will be refused by the guest"
+fi
+
+WORK=$(mktemp -d)
+QPID=""
+# shellcheck disable=SC2317  # called from the EXIT trap
+cleanup() {
+	if [ -n "$QPID" ] && kill -0 "$QPID" 2>/dev/null; then
+		kill "$QPID" 2>/dev/null || true
+		sleep 1
+		kill -9 "$QPID" 2>/dev/null || true
+	fi
+	if [ -n "$KEEP" ]; then
+		mkdir -p "$KEEP"
+		cp -f "$WORK"/*.log "$WORK"/*.chan "$KEEP"/ 2>/dev/null || true
+	fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# ------------------------------------------------------------- initramfs
+CFGNAME=$(basename "$CONFIG" .json)
+mkdir -p "$WORK/configs"
+cp "$CONFIG" "$WORK/configs/"
+# slice_test comes from the patched build (it also runs, and fails or
+# skips, on kernels without the extension: that is recorded, not fatal)
+ST_ARGS=()
+if KBDIR=$("$REPO/kernel/build.sh" --print-dir 2>/dev/null) && [ -x "$KBDIR/slice_test" ]; then
+	ST_ARGS=(--slice-test "$KBDIR/slice_test")
+fi
+"$REPO/kernel/mkinitramfs.sh" --out "$WORK/initramfs.gz" --configs "$WORK/configs" "${ST_ARGS[@]}" >/dev/null ||
+	{ log "initramfs build failed"; exit 1; }
+
+# ------------------------------------------------------------- qemu
+# run_qemu ACCEL TIMEOUT CMDLINE: console to $WORK/console.log, channel
+# (ttyS1) to $WORK/result.chan; returns qemu's status, 124 on timeout
+run_qemu() {
+	local accel=$1 limit=$2 cmdline=$3 acc
+	if [ "$accel" = kvm ]; then
+		acc=(-accel kvm -cpu host)
+	else
+		acc=(-accel "tcg,thread=multi" -cpu max)
+	fi
+	: >"$WORK/console.log"
+	: >"$WORK/result.chan"
+	qemu-system-x86_64 "${acc[@]}" -smp "$SMP" -m "$MEM" \
+		-nodefaults -no-user-config -display none -vga none -no-reboot \
+		-kernel "$BZ" -initrd "$WORK/initramfs.gz" -append "$cmdline" \
+		-chardev "file,id=con,path=$WORK/console.log" -serial chardev:con \
+		-chardev "file,id=res,path=$WORK/result.chan" -serial chardev:res \
+		-monitor none </dev/null >"$WORK/qemu.log" 2>&1 &
+	QPID=$!
+	local t=0
+	while kill -0 "$QPID" 2>/dev/null; do
+		if [ "$t" -ge "$((limit * 10))" ]; then
+			kill "$QPID" 2>/dev/null || true
+			sleep 0.5
+			kill -9 "$QPID" 2>/dev/null || true
+			wait "$QPID" 2>/dev/null || true
+			QPID=""
+			return 124
+		fi
+		if [ "$accel" = kvm ] && grep -q -i 'KVM internal error\|kvm run failed' "$WORK/qemu.log" 2>/dev/null; then
+			# a broken KVM pauses the guest instead of exiting
+			kill -9 "$QPID" 2>/dev/null || true
+			wait "$QPID" 2>/dev/null || true
+			QPID=""
+			return 125
+		fi
+		sleep 0.1
+		t=$((t + 1))
+	done
+	local rc=0
+	wait "$QPID" || rc=$?
+	QPID=""
+	return "$rc"
+}
+
+BASE_CMDLINE="console=ttyS0,115200 panic=-1 oops=panic loglevel=6"
+
+kvm_works() {
+	[ -w /dev/kvm ] || return 1
+	local rc=0
+	run_qemu kvm 20 "$BASE_CMDLINE slicebench.probe=1" || rc=$?
+	if [ "$rc" = 0 ] && grep -q SLICEBENCH-USERSPACE "$WORK/console.log"; then
+		return 0
+	fi
+	log "KVM probe failed (status $rc): $(grep -m1 -i -E 'error|fail' "$WORK/qemu.log" || tail -n 1 "$WORK/qemu.log")"
+	return 1
+}
+
+case "$ACCEL" in
+auto)
+	if kvm_works; then
+		ACCEL=kvm
+	else
+		ACCEL=tcg
+		log "warning: KVM does not work here, falling back to TCG (slow, timings are not comparable to hardware)"
+	fi ;;
+kvm)
+	kvm_works || { log "KVM requested but it does not work"; exit 1; } ;;
+esac
+
+# ------------------------------------------------------------- the run
+HOST_KERNEL=$(uname -r)
+CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
+[ -n "$PREEMPT" ] && CMDLINE+=" preempt=$PREEMPT"
+[ -n "$SLICE_EXT" ] && CMDLINE+=" slicebench.slice_ext_nsec=$SLICE_EXT"
+[ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
+CMDLINE+=" slicebench.meta.vm.accel=$ACCEL slicebench.meta.vm.kernel=$KIND"
+CMDLINE+=" slicebench.meta.vm.host_kernel=$HOST_KERNEL slicebench.meta.vm.smp=$SMP slicebench.meta.vm.mem_mib=$MEM"
+[ -n "$PREEMPT" ] && CMDLINE+=" slicebench.meta.vm.preempt_requested=$PREEMPT"
+for kv in "${EXTRA_META[@]}"; do
+	CMDLINE+=" slicebench.meta.$kv"
+done
+
+log "booting $KIND kernel ($BZ) with $ACCEL, $SMP cpus, $MEM MiB, timeout ${TIMEOUT}s"
+t0=$(date +%s.%N)
+rc=0
+run_qemu "$ACCEL" "$TIMEOUT" "$CMDLINE" || rc=$?
+t1=$(date +%s.%N)
+elapsed=$(python3 -c "print(f'{$t1 - $t0:.1f}')")
+if [ "$rc" = 124 ]; then
+	log "guest did not finish within ${TIMEOUT}s: killed (console tail below)"
+	tail -n 20 "$WORK/console.log" >&2
+	exit 1
+fi
+[ "$rc" = 0 ] || log "qemu exited with status $rc"
+userspace=$(sed -n 's/.*SLICEBENCH-USERSPACE \([0-9.]*\).*/\1/p' "$WORK/console.log" | head -n 1)
+log "guest finished in ${elapsed}s (userspace at ${userspace:-never} s guest uptime)"
+
+# ------------------------------------------------------------- decode
+# Checks every frame's size and sha256, requires SLICEBENCH-DONE, writes
+# the files into $WORK/files, prints the guest status.
+gstatus=$(python3 - "$WORK/result.chan" "$WORK/files" <<'EOF'
+import base64, hashlib, os, sys
+chan, outdir = sys.argv[1], sys.argv[2]
+os.makedirs(outdir, exist_ok=True)
+lines = open(chan, "rb").read().decode("ascii", "replace").replace("\r", "").split("\n")
+cur = None
+done = None
+for line in lines:
+    if line.startswith("SLICEBENCH-BEGIN "):
+        f = dict(kv.split("=", 1) for kv in line.split()[1:])
+        cur = (f["name"], int(f["size"]), f["sha256"], [])
+    elif line.startswith("SLICEBENCH-END ") and cur:
+        name, size, sha, body = cur
+        data = base64.b64decode("".join(body))
+        if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
+            sys.stderr.write(f"vm.sh: frame {name} corrupt ({len(data)} of {size} bytes)\n")
+        else:
+            open(os.path.join(outdir, os.path.basename(name)), "wb").write(data)
+        cur = None
+    elif line.startswith("SLICEBENCH-DONE "):
+        done = dict(kv.split("=", 1) for kv in line.split()[1:])
+    elif cur:
+        cur[3].append(line.strip())
+if cur:
+    sys.stderr.write(f"vm.sh: frame {cur[0]} truncated\n")
+if done is None:
+    sys.stderr.write("vm.sh: transfer incomplete (no SLICEBENCH-DONE)\n")
+    print("incomplete")
+else:
+    print(done.get("status", "?"))
+EOF
+)
+[ -f "$WORK/files/slice_test.tap" ] && log "slice_test: $(grep -E '^# (PASSED|FAILED|Totals)|^(not )?ok ' "$WORK/files/slice_test.tap" | tr '\n' ';')"
+if [ "$gstatus" = incomplete ]; then
+	log "guest output was incomplete; console tail:"
+	tail -n 30 "$WORK/console.log" >&2
+	exit 1
+fi
+if [ ! -f "$WORK/files/result.json" ]; then
+	log "guest sent no result.json (guest status $gstatus); console tail:"
+	tail -n 30 "$WORK/console.log" >&2
+	exit 1
+fi
+if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/files/result.json" 2>/dev/null; then
+	log "result.json from the guest is not valid JSON"
+	exit 1
+fi
+# Add what only the host sees: boot timing and the guest's rseq/stats
+# counters (before and after the harness, and their difference).
+mkdir -p "$(dirname "$OUT")"
+tmp="$OUT.tmp.$$"
+python3 - "$WORK/files" "$tmp" "$elapsed" "${userspace:-}" <<'EOF' || { rm -f "$tmp"; log "cannot merge VM meta"; exit 1; }
+import json, os, sys
+files, out, wall, userspace = sys.argv[1:5]
+d = json.load(open(os.path.join(files, "result.json")))
+meta = d.setdefault("meta", {})
+vm = meta.setdefault("vm", {})
+if not isinstance(vm, dict):
+    vm = meta["vm"] = {"value": vm}
+vm["wall_s"] = float(wall)
+if userspace:
+    vm["userspace_s"] = float(userspace)
+def stats(name):
+    p = os.path.join(files, name)
+    if not os.path.exists(p):
+        return None
+    r = {}
+    for line in open(p):
+        k, _, v = line.partition(":")
+        if v.strip().isdigit():
+            r[k.strip()] = int(v.strip())
+    return r
+before, after = stats("rseq_stats.before"), stats("rseq_stats")
+if after is not None:
+    rs = {"source": "debugfs rseq/stats", "after": after}
+    if before is not None:
+        rs["before"] = before
+        rs["delta"] = {k: after[k] - before.get(k, 0) for k in after}
+    meta["rseq_stats"] = rs
+with open(out, "w") as f:
+    json.dump(d, f, indent=2)
+    f.write("\n")
+EOF
+mv -f "$tmp" "$OUT"
+log "wrote $OUT"
+if [ "$gstatus" != 0 ]; then
+	log "guest reported status $gstatus; console tail:"
+	tail -n 20 "$WORK/console.log" >&2
+	exit 1
+fi
+exit 0
