@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# run.sh - runs every test program and script, counts their "ok"/"not ok"
+# lines, and ends with "N passed, N failed".  A program that exits non-zero
+# without printing a "not ok" counts as one failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+export SB=${SB:-$BUILD/slicebench} BUILD
+
+pass=0 fail=0 skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run_one() {
+	local name=$1
+	shift
+	echo "# $name"
+	"$@" >"$log" 2>&1
+	local rc=$? nf
+	cat "$log"
+	local p f s
+	p=$(grep -c '^ok ' "$log")
+	s=$(grep -c '^ok .*# SKIP' "$log")
+	f=$(grep -c '^not ok ' "$log")
+	nf=$f
+	if [ "$rc" -ne 0 ] && [ "$nf" -eq 0 ]; then
+		echo "not ok $name: exited with status $rc"
+		f=$((f + 1))
+	fi
+	pass=$((pass + p - s))
+	skip=$((skip + s))
+	fail=$((fail + f))
+}
+
+for t in "$BUILD"/tests/*; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	run_one "${t##*/}" "$t"
+done
+if [ -x build/san-thread/tests/torture ]; then
+	run_one "torture (ThreadSanitizer)" build/san-thread/tests/torture 2000 --no-control
+fi
+for t in tests/t-*.sh; do
+	[ -f "$t" ] || continue
+	case " ${TESTS_SKIP:-} " in *" ${t##*/} "*) echo "# ${t##*/}: skipped by TESTS_SKIP"; continue ;; esac
+	run_one "${t##*/}" bash "$t"
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

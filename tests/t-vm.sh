@@ -1,0 +1,109 @@
+#!/bin/bash
+# t-vm.sh - boots the patched guest kernel (built or reused from the cache)
+# with configs/ci.json and checks the result; then the same on Debian's own
+# kernel, where the slice workloads must be unsupported.
+#   SLICEBENCH_VM_TESTS=0      skip everything
+#   SLICEBENCH_VM_ACCEL=auto   accelerator (default tcg, which works everywhere)
+#   SLICEBENCH_VM_DEBIAN=0     skip the Debian-kernel half
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SB=${SB:-build/slicebench}
+ACCEL=${SLICEBENCH_VM_ACCEL:-tcg}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "ok $*"; }
+notok() { echo "not ok $*"; }
+skip_all() {
+	echo "ok vm: patched kernel run # SKIP $1"
+	echo "ok vm: debian kernel run # SKIP $1"
+	exit 0
+}
+
+[ "${SLICEBENCH_VM_TESTS:-1}" = 0 ] && skip_all "SLICEBENCH_VM_TESTS=0"
+command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86_64 not installed"
+command -v python3 >/dev/null || skip_all "python3 not installed"
+[ -x "$SB" ] || skip_all "harness lacks $SB (run make)"
+"$SB" run --help 2>&1 | grep -q -- '--meta' || skip_all "harness lacks run --meta"
+
+# check FILE DESCRIPTION PYTHON-EXPRESSION: d is the result, r(name) the
+# results of one workload
+check() {
+	local file=$1 desc=$2 expr=$3
+	if python3 - "$file" "$expr" <<'EOF'; then ok "$desc"; else notok "$desc"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+def r(name):
+    return [x for x in d.get("results", []) if x.get("workload") == name]
+def get(o, path, default=None):
+    for k in path.split("."):
+        if not isinstance(o, dict) or k not in o:
+            return default
+        o = o[k]
+    return o
+ok = eval(sys.argv[2])
+if not ok:
+    sys.stderr.write("check failed: " + sys.argv[2] + "\n")
+sys.exit(0 if ok else 1)
+EOF
+}
+
+# --- patched kernel
+if ! kernel/build.sh >"$TMP/build.out" 2>"$TMP/build.err"; then
+	tail -n 20 "$TMP/build.err"
+	notok "vm: kernel/build.sh builds the patched kernel"
+	exit 0
+fi
+ok "vm: kernel/build.sh builds the patched kernel"
+KREL=$(cat "$(kernel/build.sh --print-dir)/kernelrelease")
+
+if [ "$(kernel/build.sh --print-path 2>/dev/null)" = "$(tail -n 1 "$TMP/build.out")" ]; then
+	ok "vm: build.sh --print-path names the cached bzImage"
+else
+	notok "vm: build.sh --print-path names the cached bzImage"
+fi
+
+P="$TMP/patched.json"
+if scripts/vm.sh --config configs/ci.json --out "$P" --accel "$ACCEL" --preempt lazy \
+	--keep "$TMP/patched" >"$TMP/vm.out" 2>"$TMP/vm.err"; then
+	ok "vm: patched kernel run of ci.json"
+else
+	cat "$TMP/vm.err"
+	notok "vm: patched kernel run of ci.json"
+fi
+if [ -f "$P" ]; then
+	check "$P" "vm: meta.vm.accel recorded" "get(d, 'meta.vm.accel') in ('tcg', 'kvm')"
+	check "$P" "vm: guest kernel release is $KREL" "get(d, 'meta.kernel.release') == '$KREL' and get(d, 'meta.vm.guest_kernel') == '$KREL'"
+	check "$P" "vm: guest ran preempt=lazy" "get(d, 'meta.vm.preempt') == 'lazy'"
+	check "$P" "vm: slice_test passed in the guest" "get(d, 'meta.selftest.slice_test_verdict') == 'pass' and 'PASSED' in (get(d, 'meta.selftest.slice_test') or '')"
+	for w in slice-spin slice-adaptive; do
+		check "$P" "vm: $w ok with grants > 0" \
+			"len(r('$w')) > 0 and all(x['status'] == 'ok' for x in r('$w')) and sum(get(x, 'summary.slice.grants', 0) for x in r('$w')) > 0"
+	done
+	check "$P" "vm: rseq/stats sgrant grew during the run" "get(d, 'meta.rseq_stats.delta.sgrant', 0) > 0"
+else
+	notok "vm: patched result written"
+fi
+
+# --- Debian's kernel: the unpatched baseline
+if [ "${SLICEBENCH_VM_DEBIAN:-1}" = 0 ]; then
+	echo "ok vm: debian kernel run # SKIP SLICEBENCH_VM_DEBIAN=0"
+	exit 0
+fi
+D="$TMP/debian.json"
+if scripts/vm.sh --config configs/ci.json --out "$D" --kernel debian --accel "$ACCEL" --no-selftest \
+	>"$TMP/vmd.out" 2>"$TMP/vmd.err"; then
+	ok "vm: debian kernel run of ci.json"
+else
+	cat "$TMP/vmd.err"
+	notok "vm: debian kernel run of ci.json"
+fi
+if [ -f "$D" ]; then
+	check "$D" "vm: debian guest kernel is Debian's" "'deb' in (get(d, 'meta.kernel.release') or '')"
+	for w in slice-spin slice-adaptive; do
+		check "$D" "vm: $w unsupported on debian with a reason" \
+			"len(r('$w')) > 0 and all(x['status'] == 'unsupported' and x.get('reason') for x in r('$w'))"
+	done
+else
+	notok "vm: debian result written"
+fi

@@ -1,0 +1,85 @@
+/* stats.c - summary statistics and histogram percentiles against values
+ * computed by hand. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../../harness/hist.h"
+#include "../../harness/stats.h"
+#include "tap.h"
+
+static int near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+int main(void)
+{
+	struct st_summary s;
+	/* mean 5, sample variance ((9+1+1+9)/3)=20/3 -> sd 2.5820;
+	 * t(0.975, 3) = 3.182446 -> half width 3.182446*2.581989/2 = 4.108521 */
+	const double x[] = { 2, 4, 6, 8 };
+
+	st_summarize(x, 4, &s);
+	CHECK(s.n == 4 && s.mean == 5.0, "stats: mean of 2,4,6,8 is 5");
+	CHECK(near(s.stddev, 2.5819889, 1e-6), "stats: sample stddev is 2.5820");
+	CHECK(s.median == 5.0 && s.min == 2 && s.max == 8, "stats: median 5, min 2, max 8");
+	CHECK(near(s.ci95_lo, 5 - 4.108521, 1e-5) && near(s.ci95_hi, 5 + 4.108521, 1e-5),
+	      "stats: 95%% CI uses Student t with 3 df (5 +- 4.1085)");
+	const double odd[] = { 9, 1, 5 };
+
+	st_summarize(odd, 3, &s);
+	CHECK(s.median == 5.0, "stats: median of an odd count is the middle value");
+	st_summarize(x, 1, &s);
+	CHECK(s.stddev == 0 && s.ci95_lo == 2 && s.ci95_hi == 2, "stats: one value has no spread");
+
+	const double fair[] = { 10, 10, 10, 10 }, unfair[] = { 40, 0, 0, 0 };
+
+	CHECK(near(st_jain(fair, 4), 1.0, 1e-12), "stats: Jain index of equal shares is 1");
+	CHECK(near(st_jain(unfair, 4), 0.25, 1e-12), "stats: Jain index of one worker is 1/n");
+	const double half[] = { 1, 1, 0, 0 };
+
+	CHECK(near(st_jain(half, 4), 0.5, 1e-12), "stats: Jain index of half the workers is 0.5");
+
+	struct hist *h = malloc(sizeof(*h));
+
+	hist_init(h);
+	for (int v = 1; v <= 10; v++)
+		hist_add(h, (uint64_t)v);
+	/* Below 16 every value has its own bucket: percentiles are exact. */
+	CHECK(hist_quantile(h, 0.5) == 5, "hist: p50 of 1..10 is 5 (exact below 16)");
+	CHECK(hist_quantile(h, 0.9) == 9, "hist: p90 of 1..10 is 9");
+	CHECK(hist_quantile(h, 1.0) == 10 && h->min == 1 && h->max == 10,
+	      "hist: p100 is the max, min and max tracked");
+	CHECK(hist_index(16) == 16 && hist_index(31) == 31 && hist_index(32) == 32 &&
+		      hist_index(33) == 32 && hist_index(34) == 33,
+	      "hist: 16 linear buckets per octave (32,33 share one, 34 is next)");
+	CHECK(hist_bucket_lo(hist_index(1000)) == 992 && hist_bucket_width(hist_index(1000)) == 32,
+	      "hist: 1000 ns lands in [992, 1024)");
+	hist_init(h);
+	/* 990 samples at 100 ns and 10 at 10000 ns: p99 is still 100 ns,
+	 * p99.9 is 10000 ns: bucket [9728,10240) midpoint 9984, clamped to
+	 * the observed max 10000. */
+	for (int i = 0; i < 990; i++)
+		hist_add(h, 100);
+	for (int i = 0; i < 10; i++)
+		hist_add(h, 10000);
+	uint64_t p99 = hist_quantile(h, 0.99), p999 = hist_quantile(h, 0.999);
+
+	CHECK(p99 >= 98 && p99 <= 102, "hist: p99 of 990x100 + 10x10000 is ~100 (got %llu)",
+	      (unsigned long long)p99);
+	CHECK(p999 >= 9728 && p999 <= 10000, "hist: p99.9 is in the 10000 bucket (got %llu)",
+	      (unsigned long long)p999);
+	CHECK(hist_quantile(h, 0.5) <= 102 && h->count == 1000 && h->sum == 990 * 100 + 100000,
+	      "hist: count and sum exact");
+	struct hist *g = calloc(1, sizeof(*g));
+
+	hist_init(g);
+	hist_add(g, 5);
+	hist_merge(g, h);
+	CHECK(g->count == 1001 && g->min == 5 && g->max == 10000, "hist: merge keeps count/min/max");
+	hist_add(h, UINT64_MAX);
+	CHECK(hist_index(UINT64_MAX) == HIST_BUCKETS - 1, "hist: huge values clamp to the last bucket");
+	free(g);
+	free(h);
+	return tap_failed ? 1 : 0;
+}
