@@ -283,6 +283,11 @@ static int cmd_info(int argc, char **argv)
 	return 0;
 }
 
+/* Verbs that live in their own modules; weak, so the core links alone. */
+extern int cmd_compare(int argc, char **argv) __attribute__((weak));
+extern int cmd_plot(int argc, char **argv) __attribute__((weak));
+extern int cmd_plan(int argc, char **argv) __attribute__((weak));
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: slicebench [--version] VERB [--help] [ARGS]\n\n"
@@ -290,6 +295,12 @@ static void usage(FILE *f)
 		   "  run     run a suite config and write a JSON result\n"
 		   "  list    list the workloads\n"
 		   "  info    describe this machine and kernel (--json)\n");
+	if (cmd_compare)
+		fprintf(f, "  compare compare result files with statistics\n");
+	if (cmd_plot)
+		fprintf(f, "  plot    render gnuplot reports from result files\n");
+	if (cmd_plan)
+		fprintf(f, "  plan    expand a cluster plan into jobs\n");
 }
 
 int main(int argc, char **argv)
@@ -315,6 +326,12 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(verb, "info"))
 		return cmd_info(argc - 1, argv + 1);
+	if (!strcmp(verb, "compare") && cmd_compare)
+		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(verb, "plot") && cmd_plot)
+		return cmd_plot(argc - 1, argv + 1);
+	if (!strcmp(verb, "plan") && cmd_plan)
+		return cmd_plan(argc - 1, argv + 1);
 	fprintf(stderr, "slicebench: unknown verb \"%s\"\n", verb);
 	usage(stderr);
 	return EXIT_USAGE;

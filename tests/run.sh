@@ -3,7 +3,7 @@
 # lines, and ends with "N passed, N failed".  A program that exits non-zero
 # without printing a "not ok" counts as one failure.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
 export SB=${SB:-$BUILD/slicebench} BUILD
 
@@ -33,7 +33,7 @@ run_one() {
 }
 
 for t in "$BUILD"/tests/*; do
-	[ -x "$t" ] && [ -f "$t" ] || continue
+	if [ ! -x "$t" ] || [ ! -f "$t" ]; then continue; fi
 	run_one "${t##*/}" "$t"
 done
 if [ -x build/san-thread/tests/torture ]; then

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # t-config.sh - the config loader on good input and on each kind of bad
 # input: exit status 2, a message naming file:line:column or the key path,
 # and no results file left behind.
@@ -62,5 +63,8 @@ n=$("$SB" run --config "$TMP/sweep.json" --dry-run 2>/dev/null | wc -l)
 # futex: 2x3 (spin_budget is not its key) + adaptive 2x3x2 = 6 + 12; the
 # second run repeats futex's 6 points.
 check "config: sweep expands to 18 distinct runs (got $n)" test "$n" -eq 18
-"$SB" run --config "$TMP/sweep.json" --dry-run 2>/dev/null | grep -q '^[0-9]* adaptive .*"spin_budget":50' &&
-	ok "config: workload keys reach their workload's params" || notok "config: spin_budget missing from adaptive params"
+if "$SB" run --config "$TMP/sweep.json" --dry-run 2>/dev/null | grep -q '^[0-9]* adaptive .*"spin_budget":50'; then
+	ok "config: workload keys reach their workload's params"
+else
+	notok "config: spin_budget missing from adaptive params"
+fi

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # t-run.sh - a full `run` of configs/ci.json: the result has the schema's
 # keys, every lock workload ran with exact mutual exclusion, and the slice
 # workloads say why they cannot run where the kernel lacks the feature.
@@ -40,6 +41,7 @@ check "run: sparse histograms with [lo, width, count]" \
 	q 'all(.results[] | select(.status == "ok") | .histograms.hold_ns[]; length == 3 and .[2] > 0)'
 check "run: every non-slice workload is ok" \
 	q 'all(.results[] | select(.workload | startswith("slice") | not); .status == "ok")'
+# shellcheck disable=SC2016 # $m is jq's variable
 check "run: oversubscribed runs use 2 threads per PU" \
 	q 'all(.results[] | select(.params.pin == "oversubscribe:2");
 	       .nthreads == 2 * $m.topology.pus)' --argjson m "$(jq .meta "$out")"

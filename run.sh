@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# run.sh - the entry point.
+#   ./run.sh [--config FILE] [--out FILE.json] [--quiet] [--no-plot]
+#   ./run.sh --vm [--config FILE] [--out FILE.json] [vm options, see scripts/vm.sh --help]
+#   ./run.sh --slurm PLAN.json [--partition P] [--resume] | --local PLAN.json
+# Installs missing Debian packages when root, builds if needed, runs the
+# suite (configs/quick.json by default), writes results/<utc>-<host>-<kernel>.json,
+# prints the table and renders plots/<run>/.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+usage() {
+	sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+mode=host config=configs/quick.json out="" quiet="" plot=1
+pass=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--config) config=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--quiet) quiet=--quiet; shift ;;
+	--no-plot) plot=0; shift ;;
+	--vm) mode=vm; shift ;;
+	--slurm | --local) mode=${1#--}; pass+=("$2"); shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*)
+		if [ "$mode" = host ]; then
+			echo "run.sh: unknown option '$1'" >&2
+			usage >&2
+			exit 2
+		fi
+		pass+=("$1"); shift ;;
+	esac
+done
+
+case "$mode" in
+vm) scripts/install-deps.sh vm ;;
+*) scripts/install-deps.sh run ;;
+esac
+make -s all
+
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+case "$mode" in
+host)
+	[ -n "$out" ] || out="results/${stamp}-$(uname -n)-$(uname -r).json"
+	build/slicebench run --config "$config" --out "$out" $quiet
+	;;
+vm)
+	[ -n "$out" ] || out="results/${stamp}-$(uname -n)-vm.json"
+	scripts/vm.sh --config "$config" --out "$out" "${pass[@]}"
+	;;
+slurm | local)
+	exec scripts/slurm.sh "--$mode" "${pass[@]}"
+	;;
+esac
+
+if [ "$plot" = 1 ] && build/slicebench plot --help >/dev/null 2>&1; then
+	name=$(basename "$out" .json)
+	build/slicebench plot "$out" --out "plots/$name/" && echo "plots: plots/$name/index.html" >&2
+fi
