@@ -336,6 +336,10 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		}
 		double wall = (double)(t1 - t0) / 1e9;
 		uint64_t ops_sum = 0;
+		struct hist *racq = calloc(1, sizeof(*racq)), *rhold = calloc(1, sizeof(*rhold));
+
+		if (!racq || !rhold)
+			abort();
 		double *per = calloc(r.n, sizeof(*per));
 		json_t *th = json_array();
 
@@ -347,8 +351,8 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			req += t->slice_requests;
 			grant += t->slice_grants;
 			yield += t->slice_yields;
-			hist_merge(acq, &t->acquire_ns);
-			hist_merge(hold, &t->hold_ns);
+			hist_merge(racq, &t->acquire_ns);
+			hist_merge(rhold, &t->hold_ns);
 			json_array_append_new(th, json_pack("{s:i,s:i,s:I}", "index", i, "cpu",
 							    r.w[i].cpu, "ops", (json_int_t)t->ops));
 		}
@@ -358,10 +362,18 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		free(per);
 		int excl = r.sh.lines[0].v == rep_total_ops(&r);
 
-		json_array_append_new(reps, json_pack("{s:f,s:I,s:f,s:f,s:b,s:o}", "ops_per_sec",
-						      opss[k], "ops", (json_int_t)ops_sum, "wall_s",
-						      wall, "fairness_jain", jain[k],
-						      "exclusion_ok", excl, "threads", th));
+		/* Per-repetition percentiles too: compare tests them across runs. */
+		json_array_append_new(reps, json_pack("{s:f,s:I,s:f,s:f,s:b,s:o,s:o,s:o}",
+						      "ops_per_sec", opss[k], "ops",
+						      (json_int_t)ops_sum, "wall_s", wall,
+						      "fairness_jain", jain[k], "exclusion_ok", excl,
+						      "hold_ns", hist_summary_json(rhold),
+						      "acquire_ns", hist_summary_json(racq),
+						      "threads", th));
+		hist_merge(acq, racq);
+		hist_merge(hold, rhold);
+		free(racq);
+		free(rhold);
 		if (!excl) {
 			char msg[160];
 
