@@ -227,6 +227,25 @@ static json_t *slice_json(void)
 	return o;
 }
 
+/* Provenance when run as a Slurm job step (the plan runner's array tasks). */
+static json_t *slurm_json(void)
+{
+	static const char *const vars[][2] = {
+		{ "job_id", "SLURM_JOB_ID" },	      { "array_job_id", "SLURM_ARRAY_JOB_ID" },
+		{ "array_task_id", "SLURM_ARRAY_TASK_ID" }, { "node", "SLURMD_NODENAME" },
+		{ "partition", "SLURM_JOB_PARTITION" }, { "cluster", "SLURM_CLUSTER_NAME" },
+	};
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i][1]);
+
+		if (v)
+			json_object_set_new(o, vars[i][0], json_string(v));
+	}
+	return o;
+}
+
 json_t *sysinfo_json(void)
 {
 	struct utsname u;
@@ -252,6 +271,8 @@ json_t *sysinfo_json(void)
 	json_object_set_new(o, "virtualization", virt_json());
 	json_object_set_new(o, "glibc", json_string(gnu_get_libc_version()));
 	json_object_set_new(o, "compiler", json_string(__VERSION__));
+	if (getenv("SLURM_JOB_ID"))
+		json_object_set_new(o, "slurm", slurm_json());
 	free(cfg);
 	free(cmdline);
 	return o;
