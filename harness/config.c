@@ -70,7 +70,7 @@ static int check_key(struct ctx *c, const struct key_desc *k, const json_t *v, c
 	size_t i;
 	json_t *e;
 
-	if (!json_is_array(v))
+	if (!json_is_array(v) || k->type == KT_LIST)
 		return check_value(c, k, v, path);
 	if (!json_array_size(v))
 		return fail(c, path, "empty list");
@@ -177,9 +177,9 @@ void cfg_print_keys(FILE *f)
 }
 
 /* A list of one key's values (a scalar becomes a list of one). */
-static json_t *as_list(json_t *v)
+static json_t *as_list(json_t *v, const struct key_desc *k)
 {
-	if (json_is_array(v))
+	if (json_is_array(v) && k->type != KT_LIST)
 		return json_incref(v);
 	return json_pack("[O]", v);
 }
@@ -232,7 +232,7 @@ static int expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs
 {
 	json_t *wls = pick(run, defs, run_keys), *wl;
 	const char *label = json_string_value(json_object_get(run, "label"));
-	json_t *wlist = as_list(wls);
+	json_t *wlist = as_list(wls, run_keys);
 	size_t i;
 	int rc = 0;
 
@@ -247,14 +247,14 @@ static int expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs
 			json_t *v = pick(run, defs, k);
 
 			keys[n] = k->name;
-			lists[n++] = as_list(v);
+			lists[n++] = as_list(v, k);
 			json_decref(v);
 		}
 		for (const struct key_desc *k = ops->keys; k && k->name && n < 128; k++) {
 			json_t *v = pick(run, defs, k);
 
 			keys[n] = k->name;
-			lists[n++] = as_list(v);
+			lists[n++] = as_list(v, k);
 			json_decref(v);
 		}
 		rc = expand(s, ops, keys, lists, n, 0, point, label);

@@ -24,6 +24,10 @@ const struct key_desc run_keys[] = {
 	  "time one acquire/hold in this many operations" },
 	{ "loop", KT_STR, "\"sampled\"", 0, 0, "",
 	  "sampled | bare (no timing at all) | every (time every op)" },
+	{ "events", KT_LIST,
+	  "[\"cycles\",\"instructions\",\"cache-misses\",\"context-switches\","
+	  "\"cpu-migrations\",\"task-clock\",\"sched:sched_switch\"]",
+	  0, 16, "", "libpfm4 event names counted per thread in the window ([] = none)" },
 	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
 	  "watchdog; 0 = repetitions*(warmup+duration)+30 s" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
@@ -42,6 +46,21 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 	double x;
 
 	switch (k->type) {
+	case KT_LIST: {
+		size_t i;
+		json_t *e;
+
+		if (!json_is_array(v) || json_array_size(v) > (size_t)k->max) {
+			snprintf(msg, len, "must be a list of at most %g strings", k->max);
+			return -1;
+		}
+		json_array_foreach(v, i, e)
+			if (!json_is_string(e)) {
+				snprintf(msg, len, "element %zu must be a string", i);
+				return -1;
+			}
+		return 0;
+	}
 	case KT_STR:
 		if (!json_is_string(v)) {
 			snprintf(msg, len, "must be a string");
@@ -131,8 +150,8 @@ void key_print_table(FILE *f, const struct key_desc *tab)
 
 		if (tab->type == KT_INT || tab->type == KT_NUM || tab->type == KT_THREADS)
 			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
-		fprintf(f, "  %-14s %-10s %-8s %-12s %s\n", tab->name, tab->def, tab->unit, range,
-			tab->help);
+		fprintf(f, "  %-14s %-10s %-8s %-12s %s\n", tab->name,
+			tab->type == KT_LIST ? "[...]" : tab->def, tab->unit, range, tab->help);
 	}
 }
 

@@ -13,6 +13,7 @@ enum key_type {
 	KT_NUM,	    /* JSON number in [min, max] */
 	KT_STR,	    /* JSON string, checked by the owner */
 	KT_THREADS, /* integer, or "Nx" = N times the PUs the pin policy uses */
+	KT_LIST,    /* JSON list of strings, taken whole (never swept) */
 };
 
 struct key_desc {

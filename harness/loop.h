@@ -20,6 +20,10 @@ static inline void wl_critical_section(struct wl_thread *t)
 	tm_busy_iters(t->cs_iters);
 }
 
+/* Called by the loop at each phase change only (twice per repetition), so
+ * the syscalls that bracket the window stay out of the per-op path. */
+void wl_phase_change(struct wl_thread *t, int from, int to);
+
 static inline uint64_t wl_ns(const struct wl_thread *t, uint64_t cycles)
 {
 	return (uint64_t)((double)cycles * t->ns_per_tsc);
@@ -40,8 +44,12 @@ static inline uint64_t wl_ns(const struct wl_thread *t, uint64_t cycles)
 			/* relaxed: the phase only bounds the window, it orders nothing */ \
 			int p_ = atomic_load_explicit(&sh_->phase, memory_order_relaxed);  \
 			if (p_ != phase_) {                                                \
-				if (p_ == PH_STOP)                                         \
+				wl_phase_change(t, phase_, p_);                            \
+				if (p_ == PH_STOP) {                                       \
+					if (phase_ != PH_MEASURE) /* never measured */     \
+						ops_ = req_ = grant_ = yield_ = 0;         \
 					break;                                             \
+				}                                                          \
 				phase_ = p_;                                               \
 				ops_ = req_ = grant_ = yield_ = 0;                         \
 			}                                                                  \

@@ -12,6 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/resource.h>
+
+#include "counters.h"
 #include "stats.h"
 #include "timing.h"
 #include "topo.h"
@@ -19,8 +22,19 @@
 /* A stuck run: the threads get this long after STOP to leave their loops. */
 #define JOIN_GRACE_NS 5000000000ull
 
+/* What one thread measures about its own window (wl_phase_change). */
+struct acct {
+	const struct cnt_events *ev;
+	struct cnt_thread cnt;
+	struct cnt_values vals;
+	struct rusage ru0, ru1;
+	uint64_t tsc0, tsc1;
+	int measured;
+};
+
 struct worker {
 	struct wl_thread t; /* first, so the array keeps it 64-byte aligned */
+	struct acct acct;
 	const struct workload_ops *ops;
 	pthread_barrier_t *gate;
 	enum wl_loop_kind kind;
@@ -38,10 +52,44 @@ struct rep {
 	unsigned started, joined;
 	struct wl_shared sh;
 	void *lock;
+	struct cnt_events *ev;
 	int inited; /* ops->init succeeded: fini owed */
 	pthread_barrier_t gate;
 	char err[256];
 };
+
+void wl_phase_change(struct wl_thread *t, int from, int to)
+{
+	struct acct *a = t->acct;
+
+	if (!a)
+		return;
+	if (to == PH_MEASURE) {
+		getrusage(RUSAGE_THREAD, &a->ru0);
+		a->tsc0 = tm_tsc();
+		cnt_enable(&a->cnt);
+		a->measured = 1;
+	} else if (to == PH_STOP && from == PH_MEASURE) {
+		cnt_disable(&a->cnt);
+		a->tsc1 = tm_tsc();
+		getrusage(RUSAGE_THREAD, &a->ru1);
+		cnt_read(a->ev, &a->cnt, &a->vals);
+	}
+}
+
+static void noise_loop(struct wl_thread *t)
+{
+	int phase = PH_WARMUP, p;
+
+	while ((p = atomic_load_explicit(&t->sh->phase, memory_order_relaxed)) != PH_STOP) {
+		if (p != phase) {
+			wl_phase_change(t, phase, p);
+			phase = p;
+		}
+		tm_busy_iters(1000);
+	}
+	wl_phase_change(t, phase, PH_STOP);
+}
 
 static void *worker_main(void *arg)
 {
@@ -60,14 +108,16 @@ static void *worker_main(void *arg)
 		w->init_rc = slice_thread_init(&t->slice, w->reason, sizeof(w->reason));
 	if (!w->init_rc && !w->noise && w->ops->thread_init)
 		w->init_rc = w->ops->thread_init(t->lock, t, w->reason, sizeof(w->reason));
+	if (!w->init_rc && w->acct.ev)
+		cnt_open_self(w->acct.ev, &w->acct.cnt);
 	/* One gate releases everyone at once, as perf bench futex does. */
 	pthread_barrier_wait(w->gate);
-	if (w->noise) {
-		while (atomic_load_explicit(&t->sh->phase, memory_order_relaxed) != PH_STOP)
-			tm_busy_iters(1000);
-	} else if (!w->init_rc) {
+	if (w->noise)
+		noise_loop(t);
+	else if (!w->init_rc)
 		w->ops->loop[w->kind](t);
-	}
+	if (w->acct.ev)
+		cnt_close(&w->acct.cnt);
 	if (t->slice.rs)
 		slice_thread_fini(&t->slice);
 	return NULL;
@@ -113,6 +163,7 @@ static void rep_free(struct rep *r)
 	free(r->sh.lines);
 	free(r->w);
 	free(r->tid);
+	free(r->ev);
 }
 
 /* Sets up one repetition and starts its threads behind the gate. */
@@ -153,6 +204,18 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 	/* Noise hogs go round-robin onto the PUs the lock threads use. */
 	for (unsigned i = 0; i < r->nnoise; i++)
 		cpu[r->n + i] = cpu[i % r->n];
+	const json_t *events = json_object_get(params, "events");
+
+	if (json_array_size(events) && max_ops == UINT64_MAX) {
+		r->ev = calloc(1, sizeof(*r->ev));
+		if (!r->ev) {
+			free(cpu);
+			return -1;
+		}
+		/* A libpfm4 failure is recorded per event, never fatal. */
+		cnt_encode(events, r->ev, r->err, sizeof(r->err));
+		r->err[0] = 0;
+	}
 	pthread_barrier_init(&r->gate, NULL, total + 1);
 	uint64_t think = tm_ns_to_iters((uint64_t)wl_param_int(params, "think_ns"));
 	uint64_t cs = tm_ns_to_iters((uint64_t)wl_param_int(params, "cs_ns"));
@@ -174,6 +237,8 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		w->t.max_ops = max_ops;
 		w->t.ns_per_tsc = 1.0 / tm_tsc_per_ns();
 		w->t.index = (int)i;
+		w->acct.ev = r->ev;
+		w->t.acct = &w->acct;
 		hist_init(&w->t.acquire_ns);
 		hist_init(&w->t.hold_ns);
 	}
@@ -277,10 +342,305 @@ int runner_torture(const struct workload_ops *ops, const json_t *params,
 	return bad;
 }
 
+/* Totals over the repetitions of one run, for the summary. */
+struct run_acc {
+	uint64_t ops, req, grant, yield, nvcsw, nivcsw;
+	double wall_s, cpu_ns;
+	double ev_cycles, ev_instr, ev_cs, ev_switch; /* < 0: unsupported */
+	int64_t rseq[5];
+	int rseq_ok;
+	json_t *rseq_reason;
+	struct hist acq, hold;
+};
+
+static double ru_cpu_ns(const struct rusage *a, const struct rusage *b)
+{
+	return (double)(b->ru_utime.tv_sec - a->ru_utime.tv_sec) * 1e9 +
+	       (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) * 1e3 +
+	       (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) * 1e9 +
+	       (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) * 1e3;
+}
+
+static void add_event(double *acc, double v)
+{
+	if (v < 0 || *acc < 0)
+		*acc = -1;
+	else
+		*acc += v;
+}
+
+/* The counters of one repetition's lock threads as JSON, totals into acc. */
+static json_t *rep_counters(const struct rep *r, struct run_acc *acc)
+{
+	struct cnt_thread *ct = calloc(r->n, sizeof(*ct));
+	struct cnt_values *cv = calloc(r->n, sizeof(*cv));
+
+	if (!ct || !cv)
+		abort();
+	for (unsigned i = 0; i < r->n; i++) {
+		ct[i] = r->w[i].acct.cnt;
+		cv[i] = r->w[i].acct.vals;
+	}
+	json_t *j = cnt_json(r->ev, ct, cv, r->n);
+
+	add_event(&acc->ev_cycles, cnt_total(r->ev, cv, r->n, "cycles"));
+	add_event(&acc->ev_instr, cnt_total(r->ev, cv, r->n, "instructions"));
+	add_event(&acc->ev_cs, cnt_total(r->ev, cv, r->n, "context-switches"));
+	add_event(&acc->ev_switch, cnt_total(r->ev, cv, r->n, "sched:sched_switch"));
+	free(ct);
+	free(cv);
+	return j;
+}
+
+/* One repetition's JSON; adds its totals to acc. */
+static json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc, double *ops_s,
+			   double *jain, int *excl)
+{
+	uint64_t ops_sum = 0, nvcsw = 0, nivcsw = 0;
+	double cpu = 0, tsc = 0, *per = calloc(r->n, sizeof(*per));
+	struct hist *racq = calloc(1, sizeof(*racq)), *rhold = calloc(1, sizeof(*rhold));
+	json_t *th = json_array(), *noise = json_array();
+
+	if (!per || !racq || !rhold)
+		abort();
+	for (unsigned i = 0; i < r->n + r->nnoise; i++) {
+		const struct wl_thread *t = &r->w[i].t;
+		const struct acct *a = &r->w[i].acct;
+		double c = a->measured ? ru_cpu_ns(&a->ru0, &a->ru1) : 0;
+		long nv = a->measured ? a->ru1.ru_nvcsw - a->ru0.ru_nvcsw : 0;
+		long niv = a->measured ? a->ru1.ru_nivcsw - a->ru0.ru_nivcsw : 0;
+
+		if (i >= r->n) {
+			json_array_append_new(noise, json_pack("{s:i,s:i,s:f,s:i}", "index", i, "cpu",
+							       r->w[i].cpu, "cpu_share",
+							       c / (wall * 1e9), "nivcsw", (int)niv));
+			continue;
+		}
+		ops_sum += t->ops;
+		per[i] = (double)t->ops;
+		nvcsw += (uint64_t)nv;
+		nivcsw += (uint64_t)niv;
+		cpu += c;
+		tsc += a->measured ? (double)(a->tsc1 - a->tsc0) : 0;
+		acc->req += t->slice_requests;
+		acc->grant += t->slice_grants;
+		acc->yield += t->slice_yields;
+		hist_merge(racq, &t->acquire_ns);
+		hist_merge(rhold, &t->hold_ns);
+		json_array_append_new(th, json_pack("{s:i,s:i,s:I,s:i,s:i,s:f,s:f}", "index", i,
+						    "cpu", r->w[i].cpu, "ops", (json_int_t)t->ops,
+						    "nvcsw", (int)nv, "nivcsw", (int)niv, "cpu_ns", c,
+						    "cpu_share", c / (wall * 1e9)));
+	}
+	*ops_s = (double)ops_sum / wall;
+	*jain = st_jain(per, r->n);
+	*excl = r->sh.lines[0].v == rep_total_ops(r);
+	free(per);
+	acc->ops += ops_sum;
+	acc->nvcsw += nvcsw;
+	acc->nivcsw += nivcsw;
+	acc->cpu_ns += cpu;
+	acc->wall_s += wall;
+	/* Per-repetition percentiles too: compare tests them across runs. */
+	json_t *j = json_pack("{s:f,s:I,s:f,s:f,s:b,s:o,s:o,s:{s:I,s:I},s:f,s:f,s:o}",
+			      "ops_per_sec", *ops_s, "ops", (json_int_t)ops_sum, "wall_s", wall,
+			      "fairness_jain", *jain, "exclusion_ok", *excl, "hold_ns",
+			      hist_summary_json(rhold), "acquire_ns", hist_summary_json(racq),
+			      "rusage", "nvcsw", (json_int_t)nvcsw, "nivcsw", (json_int_t)nivcsw,
+			      "tsc_cycles", tsc, "cpu_ns", cpu, "threads", th);
+
+	if (r->nnoise)
+		json_object_set_new(j, "noise", noise);
+	else
+		json_decref(noise);
+	if (r->ev)
+		json_object_set_new(j, "counters", rep_counters(r, acc));
+	hist_merge(&acc->acq, racq);
+	hist_merge(&acc->hold, rhold);
+	free(racq);
+	free(rhold);
+	return j;
+}
+
+/* A hold this long means the holder was off the CPU or interrupted for
+ * long: 50 us is above any interrupt handler's time and far below one tick
+ * (1 ms at HZ=1000), and 10x the median keeps long critical sections from
+ * counting themselves. */
+static uint64_t long_hold_threshold(const struct hist *hold)
+{
+	uint64_t t = 10 * hist_quantile(hold, 0.5);
+
+	return t > 50000 ? t : 50000;
+}
+
+static uint64_t hist_count_above(const struct hist *h, uint64_t ns)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		if (hist_bucket_lo(i) >= ns)
+			n += h->bucket[i];
+	return n;
+}
+
+static json_t *per_op(double v, uint64_t ops)
+{
+	return v >= 0 && ops ? json_real(v / (double)ops) : json_null();
+}
+
+/* Cycles, preemptions and slice figures per operation (issue: counters). */
+static json_t *derived_json(const struct workload_ops *ops, const struct run_acc *a)
+{
+	double k = a->ops ? 1000.0 / (double)a->ops : 0;
+	uint64_t thr = long_hold_threshold(&a->hold), lh = hist_count_above(&a->hold, thr);
+	json_t *d = json_object();
+
+	json_object_set_new(d, "cycles_per_op", per_op(a->ev_cycles, a->ops));
+	json_object_set_new(d, "instructions_per_op", per_op(a->ev_instr, a->ops));
+	/* TSC ticks of the threads' CPU time: a cycle figure without a PMU. */
+	json_object_set_new(d, "tsc_cycles_per_op",
+			    per_op(a->cpu_ns * tm_tsc_per_ns(), a->ops));
+	json_object_set_new(d, "tsc_ghz", json_real(tm_tsc_per_ns()));
+	json_object_set_new(d, "context_switches_per_op",
+			    per_op(a->ev_cs >= 0 ? a->ev_cs : (double)(a->nvcsw + a->nivcsw), a->ops));
+	json_object_set_new(d, "context_switches_source",
+			    json_string(a->ev_cs >= 0 ? "perf context-switches" : "getrusage"));
+	json_object_set_new(d, "preemptions", json_integer((json_int_t)a->nivcsw));
+	json_object_set_new(d, "preemptions_per_sec",
+			    json_real(a->wall_s > 0 ? (double)a->nivcsw / a->wall_s : 0));
+	json_object_set_new(d, "preemptions_per_1000_ops", json_real((double)a->nivcsw * k));
+	json_object_set_new(d, "sched_switch_preempted",
+			    a->ev_switch >= 0 ? json_real(a->ev_switch) : json_null());
+	json_object_set_new(d, "cpu_share",
+			    json_real(a->wall_s > 0 ? a->cpu_ns / (a->wall_s * 1e9) : 0));
+	json_object_set_new(
+		d, "long_holds",
+		json_pack("{s:I,s:I,s:f}", "threshold_ns", (json_int_t)thr, "sampled",
+			  (json_int_t)lh, "fraction",
+			  a->hold.count ? (double)lh / (double)a->hold.count : 0.0));
+	if (ops->slice) {
+		/* Each grant is a preemption the kernel deferred; the share of
+		 * deferred among all attempts is grants / (grants + preemptions). */
+		double tot = (double)a->grant + (double)a->nivcsw;
+
+		json_object_set_new(d, "grants_per_1000_ops", json_real((double)a->grant * k));
+		json_object_set_new(d, "deferred_fraction",
+				    json_real(tot > 0 ? (double)a->grant / tot : 0));
+	}
+	return d;
+}
+
+static void rseq_acc(struct run_acc *acc, const struct rseq_stats *a, const struct rseq_stats *b)
+{
+	if (!a->ok || !b->ok) {
+		if (!acc->rseq_reason)
+			acc->rseq_reason = json_string(a->ok ? b->reason : a->reason);
+		return;
+	}
+	acc->rseq_ok = 1;
+	for (int i = 0; i < 5; i++)
+		acc->rseq[i] += (int64_t)(b->v[i] - a->v[i]);
+}
+
+static json_t *rseq_summary(struct run_acc *acc)
+{
+	if (!acc->rseq_ok)
+		return json_pack("{s:s,s:o}", "status", "unsupported", "reason",
+				 acc->rseq_reason ? acc->rseq_reason : json_string("not read"));
+	json_decref(acc->rseq_reason);
+	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "status", "ok", "sgrant", acc->rseq[0],
+			 "sexpir", acc->rseq[1], "srevok", acc->rseq[2], "syield", acc->rseq[3],
+			 "sabort", acc->rseq[4]);
+}
+
 static json_t *status_result(json_t *res, const char *status, const char *reason)
 {
 	json_object_set_new(res, "status", json_string(status));
 	json_object_set_new(res, "reason", reason ? json_string(reason) : json_null());
+	return res;
+}
+
+static json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc,
+			    const double *opss, const double *jain, unsigned nrep)
+{
+	struct st_summary s, fj;
+	json_t *sum = json_object();
+
+	st_summarize(opss, nrep, &s);
+	st_summarize(jain, nrep, &fj);
+	json_object_set_new(sum, "ops_per_sec", st_summary_json(&s));
+	json_object_set_new(sum, "fairness_jain", json_real(fj.mean));
+	json_object_set_new(sum, "fairness_jain_min", json_real(fj.min));
+	json_object_set_new(sum, "hold_ns", hist_summary_json(&acc->hold));
+	json_object_set_new(sum, "acquire_ns", hist_summary_json(&acc->acq));
+	json_object_set_new(sum, "counters", derived_json(ops, acc));
+	json_object_set_new(sum, "rseq_stats", rseq_summary(acc));
+	if (ops->slice) {
+		double k = acc->ops ? 1000.0 / (double)acc->ops : 0;
+
+		json_object_set_new(sum, "slice",
+				    json_pack("{s:I,s:I,s:I,s:f,s:f}", "requests",
+					      (json_int_t)acc->req, "grants", (json_int_t)acc->grant,
+					      "yields", (json_int_t)acc->yield,
+					      "grants_per_1000_ops", (double)acc->grant * k,
+					      "yields_per_1000_ops", (double)acc->yield * k));
+	}
+	return sum;
+}
+
+/* Workloads that measure themselves: one call per repetition, then the
+ * median of each "tsc_cycles_per_op" / "ns_per_op" across repetitions. */
+static json_t *measure_run(const struct workload_ops *ops, const json_t *params, json_t *res)
+{
+	unsigned nrep = (unsigned)wl_param_int(params, "repetitions"), nthr;
+	json_t *reps = json_object_get(res, "repetitions"), *sum = json_object();
+	char err[256] = "";
+
+	if (runner_nthreads(params, &nthr, err, sizeof(err)))
+		return status_result(res, "failed", err);
+	json_object_set_new(res, "nthreads", json_integer(nthr));
+	for (unsigned k = 0; k < nrep; k++) {
+		json_t *m = ops->measure(params, nthr, err, sizeof(err));
+
+		if (!m)
+			return status_result(res, "failed", err);
+		json_array_append_new(reps, json_pack("{s:o}", "primitives", m));
+	}
+	const char *name;
+	json_t *v, *first = json_object_get(json_array_get(reps, 0), "primitives");
+	double *x = calloc(nrep, sizeof(*x));
+
+	json_object_foreach(first, name, v) {
+		if (!json_is_object(v) || strcmp(json_string_value(json_object_get(v, "status")), "ok")) {
+			json_object_set(sum, name, v);
+			continue;
+		}
+		json_t *o = json_object();
+		static const char *const f[] = { "tsc_cycles_per_op", "ns_per_op" };
+
+		for (size_t j = 0; j < 2; j++) {
+			struct st_summary s;
+
+			for (unsigned k = 0; k < nrep; k++)
+				x[k] = json_number_value(json_object_get(
+					json_object_get(json_object_get(json_array_get(reps, k),
+									"primitives"),
+							name),
+					f[j]));
+			st_summarize(x, nrep, &s);
+			json_object_set_new(o, f[j], st_summary_json(&s));
+		}
+		json_object_set_new(sum, name, o);
+	}
+	free(x);
+	json_t *g = json_object_get(json_object_get(sum, "gettid"), "tsc_cycles_per_op");
+	json_t *a = json_object_get(json_object_get(sum, "xadd"), "tsc_cycles_per_op");
+	double gm = json_number_value(json_object_get(g, "median"));
+	double am = json_number_value(json_object_get(a, "median"));
+
+	json_object_set_new(sum, "gettid_per_xadd", json_real(am > 0 ? gm / am : 0));
+	status_result(res, "ok", NULL);
+	json_object_set_new(res, "summary", json_pack("{s:o}", "primitives", sum));
 	return res;
 }
 
@@ -291,18 +651,21 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	double dur = json_number_value(json_object_get(params, "duration_s"));
 	double warm = json_number_value(json_object_get(params, "warmup_s"));
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
-	struct hist *acq = malloc(sizeof(*acq)), *hold = malloc(sizeof(*hold));
-	uint64_t req = 0, grant = 0, yield = 0, all_ops = 0;
+	struct run_acc *acc = calloc(1, sizeof(*acc));
 	struct rep r;
 
 	json_object_set_new(res, "workload", json_string(ops->name));
 	json_object_set_new(res, "params", json_deep_copy(params));
 	json_object_set_new(res, "repetitions", reps);
-	if (!opss || !jain || !acq || !hold)
+	if (!opss || !jain || !acc)
 		abort();
-	hist_init(acq);
-	hist_init(hold);
 	tm_calibrate();
+	if (ops->measure) {
+		free(opss);
+		free(jain);
+		free(acc);
+		return measure_run(ops, params, res);
+	}
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
 		int rc = rep_start(&r, ops, params, UINT64_MAX, PH_WARMUP);
@@ -322,7 +685,10 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			rep_free(&r);
 			goto out;
 		}
+		struct rseq_stats rs0, rs1;
+
 		tm_sleep_ns((uint64_t)(warm * 1e9));
+		rseq_stats_read(&rs0);
 		uint64_t t0 = tm_now_ns();
 
 		atomic_store(&r.sh.phase, PH_MEASURE);
@@ -330,50 +696,17 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		atomic_store(&r.sh.phase, PH_STOP);
 		uint64_t t1 = tm_now_ns();
 
+		rseq_stats_read(&rs1);
 		if (rep_join(&r, JOIN_GRACE_NS)) {
 			status_result(res, "failed", r.err);
 			return res; /* stuck threads still use r: leave it to _exit */
 		}
-		double wall = (double)(t1 - t0) / 1e9;
-		uint64_t ops_sum = 0;
-		struct hist *racq = calloc(1, sizeof(*racq)), *rhold = calloc(1, sizeof(*rhold));
+		int excl;
+		json_t *rj = rep_collect(&r, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
-		if (!racq || !rhold)
-			abort();
-		double *per = calloc(r.n, sizeof(*per));
-		json_t *th = json_array();
-
-		for (unsigned i = 0; i < r.n; i++) {
-			struct wl_thread *t = &r.w[i].t;
-
-			ops_sum += t->ops;
-			per[i] = (double)t->ops;
-			req += t->slice_requests;
-			grant += t->slice_grants;
-			yield += t->slice_yields;
-			hist_merge(racq, &t->acquire_ns);
-			hist_merge(rhold, &t->hold_ns);
-			json_array_append_new(th, json_pack("{s:i,s:i,s:I}", "index", i, "cpu",
-							    r.w[i].cpu, "ops", (json_int_t)t->ops));
-		}
-		all_ops += ops_sum;
-		opss[k] = (double)ops_sum / wall;
-		jain[k] = st_jain(per, r.n);
-		free(per);
-		int excl = r.sh.lines[0].v == rep_total_ops(&r);
-
-		/* Per-repetition percentiles too: compare tests them across runs. */
-		json_array_append_new(reps, json_pack("{s:f,s:I,s:f,s:f,s:b,s:o,s:o,s:o}",
-						      "ops_per_sec", opss[k], "ops",
-						      (json_int_t)ops_sum, "wall_s", wall,
-						      "fairness_jain", jain[k], "exclusion_ok", excl,
-						      "hold_ns", hist_summary_json(rhold),
-						      "acquire_ns", hist_summary_json(racq),
-						      "threads", th));
-		hist_merge(acq, racq);
-		hist_merge(hold, rhold);
-		free(racq);
-		free(rhold);
+		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
+		rseq_acc(acc, &rs0, &rs1);
+		json_array_append_new(reps, rj);
 		if (!excl) {
 			char msg[160];
 
@@ -388,36 +721,13 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		rep_free(&r);
 	}
 	status_result(res, "ok", NULL);
-	struct st_summary s;
-	struct st_summary fj;
-
-	st_summarize(opss, nrep, &s);
-	st_summarize(jain, nrep, &fj);
-	json_t *sum = json_object();
-
-	json_object_set_new(sum, "ops_per_sec", st_summary_json(&s));
-	json_object_set_new(sum, "fairness_jain", json_real(fj.mean));
-	json_object_set_new(sum, "fairness_jain_min", json_real(fj.min));
-	json_object_set_new(sum, "hold_ns", hist_summary_json(hold));
-	json_object_set_new(sum, "acquire_ns", hist_summary_json(acq));
-	if (ops->slice) {
-		double k = all_ops ? 1000.0 / (double)all_ops : 0;
-
-		json_object_set_new(sum, "slice",
-				    json_pack("{s:I,s:I,s:I,s:f,s:f}", "requests", (json_int_t)req,
-					      "grants", (json_int_t)grant, "yields",
-					      (json_int_t)yield, "grants_per_1000_ops",
-					      (double)grant * k, "yields_per_1000_ops",
-					      (double)yield * k));
-	}
-	json_object_set_new(res, "summary", sum);
+	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, nrep));
 	json_object_set_new(res, "histograms",
-			    json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(hold),
-				      "acquire_ns", hist_buckets_json(acq)));
+			    json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(&acc->hold),
+				      "acquire_ns", hist_buckets_json(&acc->acq)));
 out:
 	free(opss);
 	free(jain);
-	free(acq);
-	free(hold);
+	free(acc);
 	return res;
 }

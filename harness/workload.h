@@ -49,6 +49,8 @@ struct wl_thread {
 	uint64_t total_ops; /* warm-up included: what the shared counter must equal */
 	uint64_t slice_requests, slice_grants, slice_yields;
 	struct hist acquire_ns, hold_ns;
+	/* Window accounting done by wl_phase_change() (see runner.c). */
+	void *acct;
 } __attribute__((aligned(64)));
 
 struct workload_ops {
@@ -62,6 +64,9 @@ struct workload_ops {
 	void (*fini)(void *lock);
 	int (*thread_init)(void *lock, struct wl_thread *t, char *reason, size_t len);
 	void (*loop[LOOP_KINDS])(struct wl_thread *t);
+	/* A workload that is not a lock loop (primitives) measures one
+	 * repetition itself and returns its JSON, or NULL + err. */
+	json_t *(*measure)(const json_t *params, unsigned nthreads, char *err, size_t len);
 };
 
 extern const struct workload_ops *const wl_registry[];

@@ -6,11 +6,12 @@
 #include "../harness/workload.h"
 
 extern const struct workload_ops wl_spin_tas, wl_spin_ticket, wl_futex, wl_adaptive,
-	wl_pthread, wl_pthread_adaptive, wl_futex_pi, wl_slice_spin, wl_slice_adaptive;
+	wl_pthread, wl_pthread_adaptive, wl_futex_pi, wl_slice_spin, wl_slice_adaptive,
+	wl_primitives;
 
 const struct workload_ops *const wl_registry[] = {
 	&wl_spin_tas,	&wl_spin_ticket,  &wl_futex,	  &wl_adaptive,	      &wl_pthread,
-	&wl_pthread_adaptive, &wl_futex_pi, &wl_slice_spin, &wl_slice_adaptive, NULL,
+	&wl_pthread_adaptive, &wl_futex_pi, &wl_slice_spin, &wl_slice_adaptive, &wl_primitives, NULL,
 };
 
 const struct workload_ops *wl_find(const char *name)

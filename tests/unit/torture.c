@@ -61,6 +61,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; wl_registry[i]; i++) {
 		const struct workload_ops *ops = wl_registry[i];
 
+		if (!ops->loop[LOOP_SAMPLED])
+			continue; /* not a lock (primitives) */
 		for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
 			unsigned n = shapes[s].per_pu * npus;
 			json_t *p = params_for(ops, (int)n, shapes[s].pin, shapes[s].noise);

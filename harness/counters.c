@@ -1,0 +1,282 @@
+/* counters.c - libpfm4 encodes, perf_event_open counts; every event that
+ * cannot be encoded or opened is recorded with its reason, never fatal. */
+#define _GNU_SOURCE
+#include "counters.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <perfmon/pfmlib_perf_event.h>
+
+#include "sysinfo.h"
+
+/* A switch-out with prev_state 0 (running, yielded) or TASK_REPORT_MAX
+ * (256 since 4.14: preempted) is involuntary; blocked states are 1..128. */
+#define SWITCH_FILTER "prev_state == 0 || prev_state >= 256"
+
+static int pfm_ready;
+
+int cnt_encode(const json_t *names, struct cnt_events *ev, char *err, size_t len)
+{
+	size_t i;
+	json_t *e;
+
+	memset(ev, 0, sizeof(*ev));
+	if (!pfm_ready) {
+		int rc = pfm_initialize();
+
+		if (rc != PFM_SUCCESS) {
+			snprintf(err, len, "pfm_initialize: %s", pfm_strerror(rc));
+			/* Still fill the names so each says why. */
+		} else {
+			pfm_ready = 1;
+		}
+	}
+	json_array_foreach(names, i, e) {
+		if (ev->n == CNT_MAX)
+			break;
+		struct cnt_spec *s = &ev->spec[ev->n++];
+		pfm_perf_encode_arg_t arg;
+
+		snprintf(s->name, sizeof(s->name), "%s", json_string_value(e));
+		if (!pfm_ready) {
+			snprintf(s->reason, sizeof(s->reason), "libpfm4 not initialized: %s", err);
+			continue;
+		}
+		memset(&arg, 0, sizeof(arg));
+		arg.attr = &s->attr;
+		arg.size = sizeof(arg);
+		/* User and kernel: a context switch happens in the kernel and
+		 * a user-only software event would never count it. */
+		int rc = pfm_get_os_event_encoding(s->name, PFM_PLM0 | PFM_PLM3,
+						   PFM_OS_PERF_EVENT_EXT, &arg);
+
+		if (rc != PFM_SUCCESS) {
+			snprintf(s->reason, sizeof(s->reason), "libpfm4 cannot encode \"%s\": %s",
+				 json_string_value(e), pfm_strerror(rc));
+			continue;
+		}
+		s->encoded = 1;
+		s->kernel_too = 1;
+		if (s->attr.type == PERF_TYPE_TRACEPOINT && strstr(s->name, "sched_switch"))
+			s->filter = SWITCH_FILTER;
+	}
+	return 0;
+}
+
+static int perf_open(struct perf_event_attr *a, int group)
+{
+	return (int)syscall(SYS_perf_event_open, a, 0 /* this thread */, -1, group,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+void cnt_open_self(const struct cnt_events *ev, struct cnt_thread *ct)
+{
+	memset(ct, 0, sizeof(*ct));
+	ct->leader = -1;
+	for (size_t i = 0; i < CNT_MAX; i++)
+		ct->fd[i] = -1;
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct cnt_spec *s = &ev->spec[i];
+		struct perf_event_attr a = s->attr;
+
+		if (!s->encoded) {
+			snprintf(ct->reason[i], sizeof(ct->reason[i]), "%s", s->reason);
+			continue;
+		}
+		a.size = sizeof(a);
+		a.disabled = ct->leader < 0; /* the leader gates the group */
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		int fd = perf_open(&a, ct->leader);
+
+		if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+			/* perf_event_paranoid forbids kernel counts: user only. */
+			a.exclude_kernel = 1;
+			a.exclude_hv = 1;
+			fd = perf_open(&a, ct->leader);
+		}
+		if (fd < 0) {
+			int e = errno;
+
+			snprintf(ct->reason[i], sizeof(ct->reason[i]), "perf_event_open: %s%s",
+				 strerror(e),
+				 e == ENOENT || e == EOPNOTSUPP ? " (no such PMU event here)" : "");
+			continue;
+		}
+		if (s->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, s->filter)) {
+			snprintf(ct->reason[i], sizeof(ct->reason[i]),
+				 "PERF_EVENT_IOC_SET_FILTER \"%s\": %s", s->filter, strerror(errno));
+			close(fd);
+			continue;
+		}
+		ct->fd[i] = fd;
+		if (ct->leader < 0)
+			ct->leader = fd;
+	}
+}
+
+void cnt_enable(struct cnt_thread *ct)
+{
+	if (ct->leader >= 0) {
+		ioctl(ct->leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+		ioctl(ct->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	}
+}
+
+void cnt_disable(struct cnt_thread *ct)
+{
+	if (ct->leader >= 0)
+		ioctl(ct->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+}
+
+void cnt_read(const struct cnt_events *ev, struct cnt_thread *ct, struct cnt_values *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < ev->n; i++) {
+		uint64_t buf[3];
+
+		if (ct->fd[i] < 0)
+			continue;
+		if (read(ct->fd[i], buf, sizeof(buf)) != sizeof(buf)) {
+			snprintf(ct->reason[i], sizeof(ct->reason[i]), "read: %s", strerror(errno));
+			continue;
+		}
+		out->value[i] = buf[0];
+		out->enabled[i] = buf[1];
+		out->running[i] = buf[2];
+		out->ok[i] = 1;
+	}
+}
+
+void cnt_close(struct cnt_thread *ct)
+{
+	/* The reasons stay: the result is written after the threads end. */
+	for (size_t i = 0; i < CNT_MAX; i++) {
+		if (ct->fd[i] >= 0)
+			close(ct->fd[i]);
+		ct->fd[i] = -1;
+	}
+	ct->leader = -1;
+}
+
+/* Multiplexed counts are scaled by enabled/running, as perf stat does. */
+static double scaled(const struct cnt_values *v, size_t i)
+{
+	if (!v->running[i])
+		return 0;
+	return (double)v->value[i] * ((double)v->enabled[i] / (double)v->running[i]);
+}
+
+double cnt_total(const struct cnt_events *ev, const struct cnt_values *v, size_t nthreads,
+		 const char *name)
+{
+	for (size_t i = 0; i < ev->n; i++) {
+		if (strcmp(ev->spec[i].name, name))
+			continue;
+		double sum = 0;
+		int any = 0;
+
+		for (size_t t = 0; t < nthreads; t++)
+			if (v[t].ok[i]) {
+				sum += scaled(&v[t], i);
+				any = 1;
+			}
+		return any ? sum : -1;
+	}
+	return -1;
+}
+
+json_t *cnt_json(const struct cnt_events *ev, const struct cnt_thread *ct,
+		 const struct cnt_values *v, size_t nthreads)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < ev->n; i++) {
+		uint64_t val = 0, en = 0, run = 0;
+		double sc = 0;
+		int any = 0;
+		json_t *per = json_array();
+
+		for (size_t t = 0; t < nthreads; t++) {
+			if (!v[t].ok[i]) {
+				json_array_append_new(per, json_null());
+				continue;
+			}
+			any = 1;
+			val += v[t].value[i];
+			en += v[t].enabled[i];
+			run += v[t].running[i];
+			sc += scaled(&v[t], i);
+			json_array_append_new(per, json_integer((json_int_t)v[t].value[i]));
+		}
+		json_t *e;
+
+		if (any) {
+			e = json_pack("{s:s,s:I,s:f,s:I,s:I,s:b,s:b,s:o}", "status", "ok", "value",
+				      (json_int_t)val, "scaled", sc, "time_enabled_ns",
+				      (json_int_t)en, "time_running_ns", (json_int_t)run,
+				      "multiplexed", run < en, "kernel_counted",
+				      ev->spec[i].kernel_too, "per_thread", per);
+			if (ev->spec[i].filter)
+				json_object_set_new(e, "filter", json_string(ev->spec[i].filter));
+		} else {
+			json_decref(per);
+			e = json_pack("{s:s,s:s}", "status", "unsupported", "reason",
+				      nthreads ? ct[0].reason[i] : ev->spec[i].reason);
+		}
+		json_object_set_new(o, ev->spec[i].name, e);
+	}
+	return o;
+}
+
+void rseq_stats_read(struct rseq_stats *s)
+{
+	const char *why = NULL;
+	char *txt = sysinfo_debugfs_read("rseq/stats", &why);
+	static const char *const want[] = { "sgrant", "sexpir", "srevok", "syield", "sabort" };
+
+	memset(s, 0, sizeof(*s));
+	if (!txt) {
+		snprintf(s->reason, sizeof(s->reason), "debugfs rseq/stats: %s%s", why,
+			 !strcmp(why, "not present in debugfs") ? " (kernel without CONFIG_RSEQ_STATS)"
+							       : "");
+		return;
+	}
+	int found = 0;
+
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		char pat[16];
+		const char *p;
+
+		snprintf(pat, sizeof(pat), "%s:", want[k]);
+		if ((p = strstr(txt, pat))) {
+			s->v[k] = strtoull(p + strlen(pat), NULL, 10);
+			found++;
+		}
+	}
+	free(txt);
+	s->ok = found > 0;
+	if (!s->ok)
+		snprintf(s->reason, sizeof(s->reason),
+			 "debugfs rseq/stats has no slice counters (kernel without "
+			 "CONFIG_RSEQ_SLICE_EXTENSION)");
+}
+
+json_t *rseq_stats_delta_json(const struct rseq_stats *a, const struct rseq_stats *b)
+{
+	static const char *const want[] = { "sgrant", "sexpir", "srevok", "syield", "sabort" };
+
+	if (!a->ok || !b->ok)
+		return json_pack("{s:s,s:s}", "status", "unsupported", "reason",
+				 a->ok ? b->reason : a->reason);
+	json_t *o = json_pack("{s:s}", "status", "ok");
+
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+		json_object_set_new(o, want[k], json_integer((json_int_t)(b->v[k] - a->v[k])));
+	return o;
+}
