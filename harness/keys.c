@@ -159,3 +159,18 @@ json_t *key_default(const struct key_desc *k)
 {
 	return json_loads(k->def, JSON_DECODE_ANY, NULL);
 }
+
+void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope)
+{
+	for (; tab && tab->name; tab++) {
+		char range[64] = "";
+
+		if (tab->type == KT_INT || tab->type == KT_NUM || tab->type == KT_THREADS)
+			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
+		fprintf(f, "| `%s` | %s | `%s` | %s | %s | ", tab->name, scope, tab->def, tab->unit,
+			range);
+		for (const char *c = tab->help; *c; c++) /* a | would end the cell */
+			fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, f);
+		fputs(" |\n", f);
+	}
+}

@@ -35,5 +35,7 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len);
 const char *key_suggest(const char *name, const struct key_desc *const *tabs, size_t ntabs);
 void key_print_table(FILE *f, const struct key_desc *tab);
 json_t *key_default(const struct key_desc *k);
+/* One markdown table row per key (the README's key table). */
+void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope);
 
 #endif
