@@ -62,4 +62,7 @@ kernel:
 clean:
 	rm -rf build
 
+# make bench: bench/bench.mk owns the bench targets.
+-include bench/bench.mk
+
 -include $(shell find build -name '*.d' 2>/dev/null)
