@@ -54,6 +54,34 @@ static int check_value(struct ctx *c, const struct key_desc *k, const json_t *v,
 	}
 	if (!strcmp(k->name, "pin") && topo_check_pin(json_string_value(v), msg, sizeof(msg)))
 		return fail(c, path, "%s", msg);
+	if (k->type == KT_OBJ && json_is_object(v)) {
+		const char *name;
+		json_t *m;
+		char sub[256];
+
+		json_object_foreach((json_t *)v, name, m) {
+			const struct key_desc *s = key_find(k->sub, name);
+			const struct key_desc *tabs[] = { k->sub };
+
+			snprintf(sub, sizeof(sub), "%s.%s", path, name);
+			if (!s) {
+				const char *near = key_suggest(name, tabs, 1);
+
+				return near ? fail(c, sub, "unknown key (did you mean \"%s\"?)", near)
+					    : fail(c, sub, "unknown key");
+			}
+			if (key_check(s, m, msg, sizeof(msg)))
+				return fail(c, sub, "%s", msg);
+			if (!strcmp(name, "policy") && strcmp(json_string_value(m), "other") &&
+			    strcmp(json_string_value(m), "fifo"))
+				return fail(c, sub, "\"%s\" is not one of other, fifo",
+					    json_string_value(m));
+		}
+	}
+	if (!strcmp(k->name, "slice_ext_nsec") && json_integer_value(v) &&
+	    json_integer_value(v) < 5000)
+		return fail(c, path, "%lld is below the kernel's 5000 ns minimum (0 = leave as is)",
+			    (long long)json_integer_value(v));
 	if (!strcmp(k->name, "loop")) {
 		const char *s = json_string_value(v);
 
@@ -212,7 +240,12 @@ static int expand(struct cfg_suite *s, const struct workload_ops *ops, const cha
 	json_t *e;
 
 	json_array_foreach(lists[d], i, e) {
-		json_object_set(point, keys[d], e);
+		const struct key_desc *k = key_find(run_keys, keys[d]);
+
+		if (k && k->type == KT_OBJ)
+			json_object_set_new(point, keys[d], key_complete_obj(k, e));
+		else
+			json_object_set(point, keys[d], e);
 		if (expand(s, ops, keys, lists, nkeys, d + 1, point, label))
 			return -1;
 	}
@@ -297,10 +330,10 @@ int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
 			if (key_find(run_keys, name))
 				return fail(&c, name, "unknown key (run keys such as \"%s\" belong "
 						      "in \"defaults\" or a run)", name);
-			static const struct key_desc top[] = { { "name", KT_STR, "", 0, 0, "", "" },
-							       { "description", KT_STR, "", 0, 0, "", "" },
-							       { "defaults", KT_STR, "", 0, 0, "", "" },
-							       { "runs", KT_STR, "", 0, 0, "", "" },
+			static const struct key_desc top[] = { { .name = "name" },
+							       { .name = "description" },
+							       { .name = "defaults" },
+							       { .name = "runs" },
 							       { 0 } };
 			const struct key_desc *tabs[] = { top };
 			const char *near = key_suggest(name, tabs, 1);

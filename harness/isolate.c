@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "runner.h"
 #include "timing.h"
 
@@ -32,10 +33,10 @@ double iso_timeout_s(const json_t *p)
 	return t > 0 ? t : iso_planned_s(p) + 30.0;
 }
 
-static json_t *failed(const struct cfg_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static json_t *status_res(const struct cfg_run *run, const char *status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static json_t *failed(const struct cfg_run *run, const char *fmt, ...)
+static json_t *status_res(const struct cfg_run *run, const char *status, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -44,8 +45,12 @@ static json_t *failed(const struct cfg_run *run, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return json_pack("{s:s,s:O,s:s,s:s,s:[]}", "workload", run->ops->name, "params",
-			 run->params, "status", "failed", "reason", msg, "repetitions");
+			 run->params, "status", status, "reason", msg, "repetitions");
 }
+
+#define failed(run, ...) status_res(run, "failed", __VA_ARGS__)
+
+static json_t *iso_fork(const struct cfg_run *run);
 
 static void child(const struct cfg_run *run, int fd)
 {
@@ -56,6 +61,23 @@ static void child(const struct cfg_run *run, int fd)
 }
 
 json_t *iso_run(const struct cfg_run *run)
+{
+	char why[320];
+
+	/* System settings are the parent's business: a crashed child cannot
+	 * leave them changed. */
+	if (knob_apply(run->params, why, sizeof(why)))
+		return status_res(run, "unsupported", "%s", why);
+	long in_force = knob_slice_ext_nsec();
+	json_t *res = iso_fork(run);
+
+	knob_restore();
+	if (in_force >= 0)
+		json_object_set_new(res, "slice_ext_nsec_in_force", json_integer(in_force));
+	return res;
+}
+
+static json_t *iso_fork(const struct cfg_run *run)
 {
 	int p[2];
 

@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct key_desc victim_keys[] = {
+	{ "threads", KT_INT, "1", 1, 64, "threads", "latency probe threads (on the lock threads' PUs)" },
+	{ "interval_us", KT_INT, "1000", 10, 1000000, "us", "absolute-time sleep period" },
+	{ "policy", KT_STR, "\"other\"", 0, 0, "", "other (SCHED_OTHER) | fifo (SCHED_FIFO)" },
+	{ "priority", KT_INT, "1", 1, 99, "", "SCHED_FIFO priority (policy fifo only)" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
+
 const struct key_desc run_keys[] = {
 	{ "workload", KT_STR, "\"spin-tas\"", 0, 0, "", "workload name (see `slicebench list`)" },
 	{ "threads", KT_THREADS, "2", 1, 4096, "threads",
@@ -28,9 +36,13 @@ const struct key_desc run_keys[] = {
 	  "[\"cycles\",\"instructions\",\"cache-misses\",\"context-switches\","
 	  "\"cpu-migrations\",\"task-clock\",\"sched:sched_switch\"]",
 	  0, 16, "", "libpfm4 event names counted per thread in the window ([] = none)" },
+	{ "victim", KT_OBJ, "null", 0, 0, "",
+	  "cyclictest-style wakeup-latency probe: {threads, interval_us, policy, priority}", victim_keys },
+	{ "slice_ext_nsec", KT_INT, "0", 0, 1000000, "ns",
+	  "debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)" },
 	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
 	  "watchdog; 0 = repetitions*(warmup+duration)+30 s" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
 const struct key_desc *key_find(const struct key_desc *tab, const char *name)
@@ -46,6 +58,12 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 	double x;
 
 	switch (k->type) {
+	case KT_OBJ:
+		if (!json_is_null(v) && !json_is_object(v)) {
+			snprintf(msg, len, "must be null or an object");
+			return -1;
+		}
+		return 0; /* the members are checked by the config loader */
 	case KT_LIST: {
 		size_t i;
 		json_t *e;
@@ -152,6 +170,12 @@ void key_print_table(FILE *f, const struct key_desc *tab)
 			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
 		fprintf(f, "  %-14s %-10s %-8s %-12s %s\n", tab->name,
 			tab->type == KT_LIST ? "[...]" : tab->def, tab->unit, range, tab->help);
+		if (tab->sub) {
+			fprintf(f, "  %s keys:\n", tab->name);
+			for (const struct key_desc *s = tab->sub; s->name; s++)
+				fprintf(f, "    %-12s %-10s %-8s %s\n", s->name, s->def, s->unit,
+					s->help);
+		}
 	}
 }
 
@@ -173,4 +197,16 @@ void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope)
 			fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, f);
 		fputs(" |\n", f);
 	}
+}
+
+json_t *key_complete_obj(const struct key_desc *k, const json_t *v)
+{
+	if (!json_is_object(v))
+		return json_null();
+	json_t *o = json_deep_copy(v);
+
+	for (const struct key_desc *s = k->sub; s && s->name; s++)
+		if (!json_object_get(o, s->name))
+			json_object_set_new(o, s->name, key_default(s));
+	return o;
 }

@@ -14,6 +14,7 @@ enum key_type {
 	KT_STR,	    /* JSON string, checked by the owner */
 	KT_THREADS, /* integer, or "Nx" = N times the PUs the pin policy uses */
 	KT_LIST,    /* JSON list of strings, taken whole (never swept) */
+	KT_OBJ,	    /* null, or an object of the keys in .sub (defaults filled in) */
 };
 
 struct key_desc {
@@ -23,10 +24,13 @@ struct key_desc {
 	double min, max;
 	const char *unit;
 	const char *help;
+	const struct key_desc *sub; /* KT_OBJ: its keys */
 };
 
 /* Keys every run has; each may be a scalar or a list to sweep. */
 extern const struct key_desc run_keys[];
+/* The keys of a run's "victim" object (latency probe). */
+extern const struct key_desc victim_keys[];
 
 const struct key_desc *key_find(const struct key_desc *tab, const char *name);
 /* Checks one scalar value against its descriptor; on error fills msg. */
@@ -35,6 +39,8 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len);
 const char *key_suggest(const char *name, const struct key_desc *const *tabs, size_t ntabs);
 void key_print_table(FILE *f, const struct key_desc *tab);
 json_t *key_default(const struct key_desc *k);
+/* A KT_OBJ value with its defaults filled in (new reference; null stays). */
+json_t *key_complete_obj(const struct key_desc *k, const json_t *v);
 /* One markdown table row per key (the README's key table). */
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope);
 

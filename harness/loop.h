@@ -29,14 +29,24 @@ static inline uint64_t wl_ns(const struct wl_thread *t, uint64_t cycles)
 	return (uint64_t)((double)cycles * t->ns_per_tsc);
 }
 
+/* Slice policies: the honest one, and two abusers that the kernel must
+ * contain (seed 000: EEVDF is supposed to make abuse pointless). */
+enum wl_slice_policy {
+	SP_NONE,    /* no extension */
+	SP_YIELD,   /* request around the critical section, yield when granted */
+	SP_NOYIELD, /* request and clear, but ignore grants: never yield */
+	SP_HOG,     /* request at every op and never clear it */
+};
+
 /* LOCK(lock, t) / UNLOCK(lock, t) are the workload's inline functions;
- * SLICE is 0 or 1, KIND a wl_loop_kind: all compile-time constants. */
+ * SLICE a wl_slice_policy, KIND a wl_loop_kind: compile-time constants. */
 #define WL_LOOP_BODY(LOCK, UNLOCK, SLICE, KIND)                                           \
 	do {                                                                               \
 		struct wl_shared *sh_ = t->sh;                                             \
 		void *lk_ = t->lock;                                                       \
 		uint64_t ops_ = 0, total_ = 0, left_ = t->max_ops;                         \
 		uint64_t req_ = 0, grant_ = 0, yield_ = 0;                                 \
+		int gseen_ = 0; /* SP_HOG: grant seen at the previous op */                \
 		unsigned every_ = (KIND) == LOOP_EVERY ? 1 : t->sample_every;             \
 		unsigned count_ = every_;                                                  \
 		int phase_ = atomic_load_explicit(&sh_->phase, memory_order_acquire);      \
@@ -62,6 +72,12 @@ static inline uint64_t wl_ns(const struct wl_thread *t, uint64_t cycles)
 			if (smp_)                                                          \
 				t0_ = tm_tsc();                                            \
 			LOCK(lk_, t);                                                      \
+			if ((SLICE) == SP_HOG) { /* count each grant once, re-arm */       \
+				int g_ = atomic_load_explicit(&t->slice.rs->granted,       \
+							      memory_order_relaxed);       \
+				grant_ += g_ && !gseen_;                                   \
+				gseen_ = g_;                                               \
+			}                                                                  \
 			if (SLICE) {                                                       \
 				slice_request(t->slice.rs);                                \
 				req_++;                                                    \
@@ -76,13 +92,17 @@ static inline uint64_t wl_ns(const struct wl_thread *t, uint64_t cycles)
 				count_ = every_;                                           \
 			}                                                                  \
 			UNLOCK(lk_, t);                                                    \
-			if (SLICE && slice_clear(t->slice.rs)) {                           \
+			if (((SLICE) == SP_YIELD || (SLICE) == SP_NOYIELD) &&              \
+			    slice_clear(t->slice.rs)) {                                    \
 				grant_++;                                                  \
-				yield_ += slice_yield() == 1;                              \
+				if ((SLICE) == SP_YIELD)                                   \
+					yield_ += slice_yield() == 1;                      \
 			}                                                                  \
 			ops_++;                                                            \
 			total_++;                                                          \
 		}                                                                          \
+		if ((SLICE) == SP_HOG)                                                     \
+			slice_clear(t->slice.rs);                                          \
 		t->ops = ops_;                                                             \
 		t->total_ops = total_;                                                     \
 		t->slice_requests = req_;                                                  \

@@ -39,15 +39,17 @@ struct worker {
 	pthread_barrier_t *gate;
 	enum wl_loop_kind kind;
 	int cpu;
-	int noise;
+	enum { WK_LOCK, WK_NOISE, WK_VICTIM } role;
+	const json_t *victim;  /* WK_VICTIM: the run's victim object */
+	struct hist *lat;      /* WK_VICTIM: wakeup latency in the window */
 	int init_rc;
 	char reason[256];
 };
 
 struct rep {
 	const struct workload_ops *ops;
-	unsigned n, nnoise;
-	struct worker *w; /* n lock threads, then nnoise hogs */
+	unsigned n, nnoise, nvictim, total;
+	struct worker *w; /* n lock threads, nnoise hogs, nvictim probes */
 	pthread_t *tid;
 	unsigned started, joined;
 	struct wl_shared sh;
@@ -67,13 +69,16 @@ void wl_phase_change(struct wl_thread *t, int from, int to)
 	if (to == PH_MEASURE) {
 		getrusage(RUSAGE_THREAD, &a->ru0);
 		a->tsc0 = tm_tsc();
-		cnt_enable(&a->cnt);
+		if (a->ev)
+			cnt_enable(&a->cnt);
 		a->measured = 1;
 	} else if (to == PH_STOP && from == PH_MEASURE) {
-		cnt_disable(&a->cnt);
+		if (a->ev)
+			cnt_disable(&a->cnt);
 		a->tsc1 = tm_tsc();
 		getrusage(RUSAGE_THREAD, &a->ru1);
-		cnt_read(a->ev, &a->cnt, &a->vals);
+		if (a->ev)
+			cnt_read(a->ev, &a->cnt, &a->vals);
 	}
 }
 
@@ -91,6 +96,62 @@ static void noise_loop(struct wl_thread *t)
 	wl_phase_change(t, phase, PH_STOP);
 }
 
+static uint64_t ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
+}
+
+/* cyclictest's measurement: sleep to an absolute time, the latency is when
+ * we run minus when we asked to.  Missed periods are skipped, not queued,
+ * so one long stall counts once, as cyclictest counts it. */
+static void victim_loop(struct worker *w)
+{
+	struct wl_thread *t = &w->t;
+	uint64_t iv = 1000ull * (uint64_t)json_integer_value(json_object_get(w->victim, "interval_us"));
+	struct timespec next;
+	int phase = PH_WARMUP, p;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while ((p = atomic_load_explicit(&t->sh->phase, memory_order_relaxed)) != PH_STOP) {
+		if (p != phase) {
+			wl_phase_change(t, phase, p);
+			phase = p;
+		}
+		uint64_t want = ts_ns(&next) + iv;
+
+		next.tv_sec = (time_t)(want / 1000000000ull);
+		next.tv_nsec = (long)(want % 1000000000ull);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+		uint64_t now = tm_now_ns();
+
+		if (phase == PH_MEASURE)
+			hist_add(w->lat, now - want);
+		while (want + iv <= now)
+			want += iv;
+		next.tv_sec = (time_t)(want / 1000000000ull);
+		next.tv_nsec = (long)(want % 1000000000ull);
+	}
+	wl_phase_change(t, phase, PH_STOP);
+}
+
+static int victim_policy(struct worker *w)
+{
+	const char *pol = json_string_value(json_object_get(w->victim, "policy"));
+
+	if (!pol || strcmp(pol, "fifo"))
+		return 0;
+	struct sched_param sp = {
+		.sched_priority = (int)json_integer_value(json_object_get(w->victim, "priority"))
+	};
+	int rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+
+	if (rc)
+		snprintf(w->reason, sizeof(w->reason), "victim: SCHED_FIFO priority %d: %s",
+			 sp.sched_priority, strerror(rc));
+	return -rc;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -104,17 +165,21 @@ static void *worker_main(void *arg)
 		snprintf(w->reason, sizeof(w->reason), "binding to CPU %d failed: %s", w->cpu,
 			 strerror(-rc));
 	}
-	if (!w->init_rc && !w->noise && w->ops->slice)
+	if (!w->init_rc && w->role == WK_LOCK && w->ops->slice)
 		w->init_rc = slice_thread_init(&t->slice, w->reason, sizeof(w->reason));
-	if (!w->init_rc && !w->noise && w->ops->thread_init)
+	if (!w->init_rc && w->role == WK_VICTIM)
+		w->init_rc = victim_policy(w);
+	if (!w->init_rc && w->role == WK_LOCK && w->ops->thread_init)
 		w->init_rc = w->ops->thread_init(t->lock, t, w->reason, sizeof(w->reason));
 	if (!w->init_rc && w->acct.ev)
 		cnt_open_self(w->acct.ev, &w->acct.cnt);
 	/* One gate releases everyone at once, as perf bench futex does. */
 	pthread_barrier_wait(w->gate);
-	if (w->noise)
+	if (w->role == WK_NOISE)
 		noise_loop(t);
-	else if (!w->init_rc)
+	else if (w->role == WK_VICTIM && !w->init_rc)
+		victim_loop(w);
+	else if (w->role == WK_LOCK && !w->init_rc)
 		w->ops->loop[w->kind](t);
 	if (w->acct.ev)
 		cnt_close(&w->acct.cnt);
@@ -161,6 +226,8 @@ static void rep_free(struct rep *r)
 		r->ops->fini(r->lock);
 	free(r->lock);
 	free(r->sh.lines);
+	for (unsigned i = 0; r->w && i < r->total; i++)
+		free(r->w[i].lat);
 	free(r->w);
 	free(r->tid);
 	free(r->ev);
@@ -175,7 +242,12 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 	if (runner_nthreads(params, &r->n, r->err, sizeof(r->err)))
 		return -1;
 	r->nnoise = (unsigned)wl_param_int(params, "noise");
-	unsigned total = r->n + r->nnoise;
+	const json_t *victim = json_object_get(params, "victim");
+
+	r->nvictim = json_is_object(victim) && max_ops == UINT64_MAX
+			     ? (unsigned)json_integer_value(json_object_get(victim, "threads"))
+			     : 0;
+	unsigned total = r->n + r->nnoise + r->nvictim;
 	int *cpu = calloc(total, sizeof(*cpu));
 
 	r->sh.nlines = (unsigned)wl_param_int(params, "cachelines");
@@ -191,6 +263,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 	memset(r->sh.lines, 0, r->sh.nlines * sizeof(struct wl_line));
 	memset(r->lock, 0, ops->lock_size);
 	memset(r->w, 0, total * sizeof(*r->w));
+	r->total = total; /* from here on rep_free() may walk the workers */
 	atomic_store(&r->sh.phase, phase);
 	if (ops->init && ops->init(r->lock, params, r->err, sizeof(r->err))) {
 		free(cpu);
@@ -202,7 +275,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		return -1;
 	}
 	/* Noise hogs go round-robin onto the PUs the lock threads use. */
-	for (unsigned i = 0; i < r->nnoise; i++)
+	for (unsigned i = 0; i < r->nnoise + r->nvictim; i++)
 		cpu[r->n + i] = cpu[i % r->n];
 	const json_t *events = json_object_get(params, "events");
 
@@ -227,12 +300,18 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		w->gate = &r->gate;
 		w->kind = loop_kind(params);
 		w->cpu = cpu[i];
-		w->noise = i >= r->n;
+		w->role = i < r->n ? WK_LOCK : i < r->n + r->nnoise ? WK_NOISE : WK_VICTIM;
+		w->victim = victim;
+		if (w->role == WK_VICTIM && !(w->lat = calloc(1, sizeof(*w->lat)))) {
+			free(cpu);
+			return -1;
+		}
 		w->t.sh = &r->sh;
 		w->t.lock = r->lock;
 		w->t.think_iters = think;
 		w->t.cs_iters = cs;
-		w->t.cachelines = r->sh.nlines;
+		/* Lock-less workloads (hogs, abusers) must not race on the lines. */
+		w->t.cachelines = ops->unlocked ? 0 : r->sh.nlines;
 		w->t.sample_every = (unsigned)wl_param_int(params, "sample_every");
 		w->t.max_ops = max_ops;
 		w->t.ns_per_tsc = 1.0 / tm_tsc_per_ns();
@@ -260,7 +339,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 /* The first thread that could not start explains the whole run. */
 static const char *rep_init_failure(const struct rep *r)
 {
-	for (unsigned i = 0; i < r->n; i++)
+	for (unsigned i = 0; i < r->total; i++)
 		if (r->w[i].init_rc)
 			return r->w[i].reason;
 	return NULL;
@@ -292,7 +371,7 @@ static int rep_join_range(struct rep *r, unsigned to, uint64_t grace_ns)
 
 static int rep_join(struct rep *r, uint64_t grace_ns)
 {
-	if (rep_join_range(r, r->n + r->nnoise, grace_ns))
+	if (rep_join_range(r, r->total, grace_ns))
 		return -1;
 	pthread_barrier_destroy(&r->gate);
 	return 0;
@@ -350,7 +429,7 @@ struct run_acc {
 	int64_t rseq[5];
 	int rseq_ok;
 	json_t *rseq_reason;
-	struct hist acq, hold;
+	struct hist acq, hold, victim;
 };
 
 static double ru_cpu_ns(const struct rusage *a, const struct rusage *b)
@@ -400,16 +479,21 @@ static json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc
 	double cpu = 0, tsc = 0, *per = calloc(r->n, sizeof(*per));
 	struct hist *racq = calloc(1, sizeof(*racq)), *rhold = calloc(1, sizeof(*rhold));
 	json_t *th = json_array(), *noise = json_array();
+	struct hist *rvic = calloc(1, sizeof(*rvic));
 
-	if (!per || !racq || !rhold)
+	if (!per || !racq || !rhold || !rvic)
 		abort();
-	for (unsigned i = 0; i < r->n + r->nnoise; i++) {
+	for (unsigned i = 0; i < r->total; i++) {
 		const struct wl_thread *t = &r->w[i].t;
 		const struct acct *a = &r->w[i].acct;
 		double c = a->measured ? ru_cpu_ns(&a->ru0, &a->ru1) : 0;
 		long nv = a->measured ? a->ru1.ru_nvcsw - a->ru0.ru_nvcsw : 0;
 		long niv = a->measured ? a->ru1.ru_nivcsw - a->ru0.ru_nivcsw : 0;
 
+		if (r->w[i].role == WK_VICTIM) {
+			hist_merge(rvic, r->w[i].lat);
+			continue;
+		}
 		if (i >= r->n) {
 			json_array_append_new(noise, json_pack("{s:i,s:i,s:f,s:i}", "index", i, "cpu",
 							       r->w[i].cpu, "cpu_share",
@@ -434,7 +518,7 @@ static json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc
 	}
 	*ops_s = (double)ops_sum / wall;
 	*jain = st_jain(per, r->n);
-	*excl = r->sh.lines[0].v == rep_total_ops(r);
+	*excl = r->ops->unlocked || r->sh.lines[0].v == rep_total_ops(r);
 	free(per);
 	acc->ops += ops_sum;
 	acc->nvcsw += nvcsw;
@@ -455,6 +539,11 @@ static json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc
 		json_decref(noise);
 	if (r->ev)
 		json_object_set_new(j, "counters", rep_counters(r, acc));
+	if (r->nvictim) {
+		json_object_set_new(j, "victim", hist_summary_json(rvic));
+		hist_merge(&acc->victim, rvic);
+	}
+	free(rvic);
 	hist_merge(&acc->acq, racq);
 	hist_merge(&acc->hold, rhold);
 	free(racq);
@@ -575,6 +664,8 @@ static json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc,
 	json_object_set_new(sum, "acquire_ns", hist_summary_json(&acc->acq));
 	json_object_set_new(sum, "counters", derived_json(ops, acc));
 	json_object_set_new(sum, "rseq_stats", rseq_summary(acc));
+	if (acc->victim.count)
+		json_object_set_new(sum, "victim", hist_summary_json(&acc->victim));
 	if (ops->slice) {
 		double k = acc->ops ? 1000.0 / (double)acc->ops : 0;
 
@@ -722,9 +813,12 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	}
 	status_result(res, "ok", NULL);
 	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, nrep));
-	json_object_set_new(res, "histograms",
-			    json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(&acc->hold),
-				      "acquire_ns", hist_buckets_json(&acc->acq)));
+	json_t *hg = json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(&acc->hold),
+			       "acquire_ns", hist_buckets_json(&acc->acq));
+
+	if (acc->victim.count)
+		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
+	json_object_set_new(res, "histograms", hg);
 out:
 	free(opss);
 	free(jain);

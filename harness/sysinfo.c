@@ -46,23 +46,35 @@ static char *read_text(const char *path)
 	return buf;
 }
 
+const char *sysinfo_debugfs_dir(void)
+{
+	const char *d = getenv("SLICEBENCH_DEBUGFS");
+
+	return d && *d ? d : "/sys/kernel/debug";
+}
+
 char *sysinfo_debugfs_read(const char *rel, const char **why)
 {
-	char path[256];
+	char path[512];
 	struct stat st;
+	const char *dir = sysinfo_debugfs_dir();
 
-	if (stat("/sys/kernel/debug/sched", &st) && stat("/sys/kernel/debug/rseq", &st)) {
-		/* Not mounted (or not built).  Mount it if we may. */
-		if (geteuid()) {
-			*why = "debugfs not mounted and not root";
-			return NULL;
-		}
-		if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY) {
-			*why = "debugfs cannot be mounted (kernel without CONFIG_DEBUG_FS?)";
-			return NULL;
+	snprintf(path, sizeof(path), "%s/sched", dir);
+	if (stat(path, &st)) {
+		snprintf(path, sizeof(path), "%s/rseq", dir);
+		if (stat(path, &st) && !strcmp(dir, "/sys/kernel/debug")) {
+			/* Not mounted (or not built).  Mount it if we may. */
+			if (geteuid()) {
+				*why = "debugfs not mounted and not root";
+				return NULL;
+			}
+			if (mount("debugfs", dir, "debugfs", 0, NULL) && errno != EBUSY) {
+				*why = "debugfs cannot be mounted (kernel without CONFIG_DEBUG_FS?)";
+				return NULL;
+			}
 		}
 	}
-	snprintf(path, sizeof(path), "/sys/kernel/debug/%s", rel);
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	char *s = read_text(path);
 
 	if (!s)

@@ -10,5 +10,8 @@ json_t *sysinfo_json(void);
 /* Reads a debugfs file (mounting debugfs when root and not mounted);
  * returns malloc'd text or NULL with *why set to a static reason. */
 char *sysinfo_debugfs_read(const char *rel, const char **why);
+/* debugfs' mount point: $SLICEBENCH_DEBUGFS (tests, or debugfs mounted
+ * elsewhere), else /sys/kernel/debug. */
+const char *sysinfo_debugfs_dir(void);
 
 #endif

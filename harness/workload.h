@@ -59,6 +59,7 @@ struct workload_ops {
 	const struct key_desc *keys; /* workload-only keys, or NULL */
 	size_t lock_size;	     /* the harness allocates it, 64-byte aligned, zeroed */
 	int slice;		     /* waiting policy uses the slice extension */
+	int unlocked;		     /* no mutual exclusion (hogs, abusers): no shared lines */
 	/* NULL hooks are skipped by the harness. */
 	int (*init)(void *lock, const json_t *params, char *err, size_t len);
 	void (*fini)(void *lock);

@@ -6,7 +6,7 @@ static const struct key_desc adaptive_keys[] = { ADAPTIVE_KEYS, { 0 } };
 
 #define AD_LOCK(l, t) adaptive_acquire(l)
 #define AD_UNLOCK(l, t) adaptive_release(l)
-WL_DEFINE_LOOPS(adaptive, AD_LOCK, AD_UNLOCK, 0)
+WL_DEFINE_LOOPS(adaptive, AD_LOCK, AD_UNLOCK, SP_NONE)
 
 const struct workload_ops wl_adaptive = {
 	.name = "adaptive",

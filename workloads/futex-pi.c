@@ -51,7 +51,7 @@ static inline void pi_release(struct pi_lock *l, const struct wl_thread *t)
 
 #define PI_LOCK(l, t) pi_acquire(l, t)
 #define PI_UNLOCK(l, t) pi_release(l, t)
-WL_DEFINE_LOOPS(pi, PI_LOCK, PI_UNLOCK, 0)
+WL_DEFINE_LOOPS(pi, PI_LOCK, PI_UNLOCK, SP_NONE)
 
 const struct workload_ops wl_futex_pi = {
 	.name = "futex-pi",

@@ -9,7 +9,7 @@ struct fx_lock {
 
 #define FX_LOCK(l, t) fx_lock(&((struct fx_lock *)(l))->word)
 #define FX_UNLOCK(l, t) fx_unlock(&((struct fx_lock *)(l))->word)
-WL_DEFINE_LOOPS(fx, FX_LOCK, FX_UNLOCK, 0)
+WL_DEFINE_LOOPS(fx, FX_LOCK, FX_UNLOCK, SP_NONE)
 
 const struct workload_ops wl_futex = {
 	.name = "futex",

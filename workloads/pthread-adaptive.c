@@ -34,7 +34,7 @@ static void pta_fini(void *lock)
 
 #define PTA_LOCK(l, t) pthread_mutex_lock(&((struct pta_lock *)(l))->m)
 #define PTA_UNLOCK(l, t) pthread_mutex_unlock(&((struct pta_lock *)(l))->m)
-WL_DEFINE_LOOPS(pta, PTA_LOCK, PTA_UNLOCK, 0)
+WL_DEFINE_LOOPS(pta, PTA_LOCK, PTA_UNLOCK, SP_NONE)
 
 const struct workload_ops wl_pthread_adaptive = {
 	.name = "pthread-adaptive",

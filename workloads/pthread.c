@@ -28,7 +28,7 @@ static void pt_fini(void *lock)
 
 #define PT_LOCK(l, t) pthread_mutex_lock(&((struct pt_lock *)(l))->m)
 #define PT_UNLOCK(l, t) pthread_mutex_unlock(&((struct pt_lock *)(l))->m)
-WL_DEFINE_LOOPS(pt, PT_LOCK, PT_UNLOCK, 0)
+WL_DEFINE_LOOPS(pt, PT_LOCK, PT_UNLOCK, SP_NONE)
 
 const struct workload_ops wl_pthread = {
 	.name = "pthread",

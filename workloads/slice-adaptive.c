@@ -7,7 +7,7 @@ static const struct key_desc sadaptive_keys[] = { ADAPTIVE_KEYS, { 0 } };
 
 #define SAD_LOCK(l, t) adaptive_acquire(l)
 #define SAD_UNLOCK(l, t) adaptive_release(l)
-WL_DEFINE_LOOPS(sadaptive, SAD_LOCK, SAD_UNLOCK, 1)
+WL_DEFINE_LOOPS(sadaptive, SAD_LOCK, SAD_UNLOCK, SP_YIELD)
 
 const struct workload_ops wl_slice_adaptive = {
 	.name = "slice-adaptive",

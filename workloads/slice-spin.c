@@ -7,7 +7,7 @@ static const struct key_desc sspin_keys[] = { TAS_KEYS, { 0 } };
 
 #define SSPIN_LOCK(l, t) tas_acquire(l)
 #define SSPIN_UNLOCK(l, t) tas_release(l)
-WL_DEFINE_LOOPS(sspin, SSPIN_LOCK, SSPIN_UNLOCK, 1)
+WL_DEFINE_LOOPS(sspin, SSPIN_LOCK, SSPIN_UNLOCK, SP_YIELD)
 
 const struct workload_ops wl_slice_spin = {
 	.name = "slice-spin",

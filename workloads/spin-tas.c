@@ -6,7 +6,7 @@ static const struct key_desc tas_keys[] = { TAS_KEYS, { 0 } };
 
 #define TAS_LOCK(l, t) tas_acquire(l)
 #define TAS_UNLOCK(l, t) tas_release(l)
-WL_DEFINE_LOOPS(tas, TAS_LOCK, TAS_UNLOCK, 0)
+WL_DEFINE_LOOPS(tas, TAS_LOCK, TAS_UNLOCK, SP_NONE)
 
 const struct workload_ops wl_spin_tas = {
 	.name = "spin-tas",

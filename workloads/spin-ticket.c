@@ -27,7 +27,7 @@ static inline void ticket_release(struct ticket_lock *l)
 
 #define TICKET_LOCK(l, t) ticket_acquire(l)
 #define TICKET_UNLOCK(l, t) ticket_release(l)
-WL_DEFINE_LOOPS(ticket, TICKET_LOCK, TICKET_UNLOCK, 0)
+WL_DEFINE_LOOPS(ticket, TICKET_LOCK, TICKET_UNLOCK, SP_NONE)
 
 const struct workload_ops wl_spin_ticket = {
 	.name = "spin-ticket",

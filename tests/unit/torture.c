@@ -13,7 +13,7 @@
 
 #define NOP_LOCK(l, t) ((void)(l))
 #define NOP_UNLOCK(l, t) ((void)(l))
-WL_DEFINE_LOOPS(nop, NOP_LOCK, NOP_UNLOCK, 0)
+WL_DEFINE_LOOPS(nop, NOP_LOCK, NOP_UNLOCK, SP_NONE)
 
 static const struct workload_ops broken = {
 	.name = "broken-nop",
@@ -61,8 +61,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; wl_registry[i]; i++) {
 		const struct workload_ops *ops = wl_registry[i];
 
-		if (!ops->loop[LOOP_SAMPLED])
-			continue; /* not a lock (primitives) */
+		if (!ops->loop[LOOP_SAMPLED] || ops->unlocked)
+			continue; /* not a lock (primitives, hogs, idle) */
 		for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
 			unsigned n = shapes[s].per_pu * npus;
 			json_t *p = params_for(ops, (int)n, shapes[s].pin, shapes[s].noise);

@@ -1,0 +1,18 @@
+/* knobs.h - system settings a run changes, and putting them back. */
+#ifndef SB_KNOBS_H
+#define SB_KNOBS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* Applies the run's system settings (slice_ext_nsec); 0, or -1 with the
+ * reason the run cannot have them (the run is then "unsupported"). */
+int knob_apply(const json_t *params, char *err, size_t len);
+/* Restores everything knob_apply changed.  Async-signal-safe (open, write,
+ * close on saved text), so a signal handler may call it; idempotent. */
+void knob_restore(void);
+/* The value in force now, or -1 when unreadable. */
+long knob_slice_ext_nsec(void);
+
+#endif
