@@ -79,6 +79,17 @@ int main(void)
 	CHECK(g->count == 1001 && g->min == 5 && g->max == 10000, "hist: merge keeps count/min/max");
 	hist_add(h, UINT64_MAX);
 	CHECK(hist_index(UINT64_MAX) == HIST_BUCKETS - 1, "hist: huge values clamp to the last bucket");
+	/* Victim-like latencies: 10000 samples uniform over 50..149.99 us
+	 * (ns resolution): p50 = 100 us, p99 = 149 us, within 1/32. */
+	hist_init(h);
+	for (uint64_t i = 0; i < 10000; i++)
+		hist_add(h, 50000 + i * 10);
+	uint64_t q50 = hist_quantile(h, 0.5), q99 = hist_quantile(h, 0.99);
+
+	CHECK(q50 >= 100000 - 3125 && q50 <= 100000 + 3125,
+	      "hist: p50 of uniform 50..150 us is 100 us +- 1/32 (got %llu)", (unsigned long long)q50);
+	CHECK(q99 >= 149000 - 4657 && q99 <= 149990,
+	      "hist: p99 of uniform 50..150 us is 149 us +- 1/32 (got %llu)", (unsigned long long)q99);
 	free(g);
 	free(h);
 	return tap_failed ? 1 : 0;
