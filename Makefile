@@ -21,7 +21,7 @@ else
 BUILD    := build
 endif
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
-WL_SRC      := $(wildcard workloads/*.c)
+WL_SRC      := $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
 LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(WL_SRC))
 TEST_SRC    := $(wildcard tests/unit/*.c)
 TEST_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -43,6 +43,17 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 $(BUILD)/slicebench: $(BUILD)/harness/main.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The test build: the suite plus the fault workloads (workloads/fault.c),
+# which never enter build/slicebench.
+FAULT_OBJ := $(filter-out $(BUILD)/workloads/registry.o,$(LIB_OBJ)) \
+             $(BUILD)/faults/registry.o $(BUILD)/faults/fault.o
+$(BUILD)/faults/%.o: workloads/%.c | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DSB_FAULTS $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/slicebench-faults: $(BUILD)/harness/main.o $(FAULT_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -52,7 +63,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ)
 tsan-torture:
 	$(MAKE) SAN=thread build/san-thread/tests/torture
 
-check: all $(TEST_BIN)
+check: all $(TEST_BIN) $(BUILD)/slicebench-faults
 	@scripts/install-deps.sh check
 	@$(MAKE) --no-print-directory tsan-torture >/dev/null
 	@BUILD=$(BUILD) tests/run.sh

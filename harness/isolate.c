@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "knobs.h"
+#include "signals.h"
 #include "runner.h"
 #include "timing.h"
 
@@ -113,6 +114,8 @@ static json_t *iso_fork(const struct cfg_run *run)
 		int ms = (int)((deadline - now) / 1000000 + 1);
 		int n = poll(&pfd, 1, ms);
 
+		if (sig_pending())
+			break; /* the suite is being stopped: so is this run */
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -132,7 +135,11 @@ static json_t *iso_fork(const struct cfg_run *run)
 		len += (size_t)r;
 	}
 	close(p[0]);
-	if (timed_out)
+	int interrupted = sig_pending() && !timed_out;
+
+	/* SIGKILL: the workers may be spinning on a lock; nothing of theirs
+	 * needs cleaning, the parent restores the system settings. */
+	if (timed_out || interrupted)
 		kill(pid, SIGKILL);
 	int st = 0;
 
@@ -140,7 +147,10 @@ static json_t *iso_fork(const struct cfg_run *run)
 		;
 	json_t *res = NULL;
 
-	if (timed_out)
+	if (interrupted)
+		res = status_res(run, "interrupted", "stopped by signal %d (%s) during the run",
+				 sig_pending(), strsignal(sig_pending()));
+	else if (timed_out)
 		res = failed(run, "watchdog: no result after %.0f s (timeout_s), run killed",
 			     limit);
 	else if (WIFSIGNALED(st))

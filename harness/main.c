@@ -9,6 +9,7 @@
 #include "isolate.h"
 #include "keys.h"
 #include "results.h"
+#include "signals.h"
 #include "slice.h"
 #include "sysinfo.h"
 #include "topo.h"
@@ -37,6 +38,7 @@ static void run_usage(FILE *f)
 		"  -q, --quiet         no progress, no table\n"
 		"  -m, --meta K=V      add meta.K (dotted keys nest; @FILE reads a file)\n"
 		"  -n, --dry-run       validate, print the expanded runs, run nothing\n"
+		"  -f, --force         overwrite an existing --out file\n"
 		"\n"
 		"suite keys:\n");
 	cfg_print_keys(f);
@@ -85,7 +87,9 @@ static void print_table(const json_t *results)
 
 		char nth[48];
 
-		snprintf(nth, sizeof(nth), "%lld", (long long)json_integer_value(json_object_get(r, "nthreads")));
+		const json_t *nt = json_object_get(r, "nthreads");
+
+		snprintf(nth, sizeof(nth), nt ? "%lld" : "-", (long long)json_integer_value(nt));
 		if (json_is_string(json_object_get(p, "threads")))
 			snprintf(nth + strlen(nth), sizeof(nth) - strlen(nth), "(%s)",
 				 param_str(p, "threads", th, sizeof(th)));
@@ -115,19 +119,21 @@ static int cmd_run(int argc, char **argv)
 					    { "quiet", no_argument, 0, 'q' },
 					    { "meta", required_argument, 0, 'm' },
 					    { "dry-run", no_argument, 0, 'n' },
+					    { "force", no_argument, 0, 'f' },
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
 	const char *config = NULL, *out = NULL;
 	char **metas = calloc((size_t)argc, sizeof(char *)), err[1024], defpath[512];
-	int quiet = 0, nmeta = 0, dry = 0, c;
+	int quiet = 0, nmeta = 0, dry = 0, force = 0, c;
 
-	while ((c = getopt_long(argc, argv, "c:o:qm:nh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:o:qm:nfh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'o': out = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'm': metas[nmeta++] = optarg; break;
 		case 'n': dry = 1; break;
+		case 'f': force = 1; break;
 		case 'h': run_usage(stdout); return 0;
 		default: run_usage(stderr); return EXIT_USAGE;
 		}
@@ -174,6 +180,11 @@ static int cmd_run(int argc, char **argv)
 		res_default_path(defpath, sizeof(defpath));
 		out = defpath;
 	}
+	if (res_check_out(out, force, err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	sig_install();
 	json_t *results = json_object_get(doc, "results");
 
 	for (size_t i = 0; i < s.nruns; i++) {
@@ -194,19 +205,31 @@ static int cmd_run(int argc, char **argv)
 		if (!quiet && strcmp(st, "ok"))
 			fprintf(stderr, "        %s: %s\n", st,
 				json_string_value(json_object_get(r, "reason")));
+		if (sig_pending())
+			break; /* the run in flight is marked "interrupted" */
 	}
+	int sig = sig_pending();
+
+	if (sig)
+		json_object_set_new(json_object_get(doc, "meta"), "interrupted",
+				    json_pack("{s:i,s:s,s:I,s:I}", "signal", sig, "name",
+					      strsignal(sig), "runs_done",
+					      (json_int_t)json_array_size(results), "runs_planned",
+					      (json_int_t)s.nruns));
+	sysinfo_cleanup();
 	if (res_write(out, doc, err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;
 	}
-	if (!quiet) {
+	/* Interrupted: the summary so far is printed even with --quiet. */
+	if (!quiet || sig) {
 		print_table(results);
-		fprintf(stderr, "wrote %s\n", out);
+		fprintf(stderr, "%s%s\n", sig ? "interrupted; results so far in " : "wrote ", out);
 	}
 	json_decref(doc);
 	cfg_free(&s);
 	free(metas);
-	return 0;
+	return sig ? sig_exit_status(sig) : 0;
 }
 
 static int cmd_list(int argc, char **argv)

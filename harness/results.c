@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "signals.h"
 #include "sysinfo.h"
 
 static void utc_now(char *buf, size_t len, const char *fmt)
@@ -129,6 +130,7 @@ int res_write(const char *path, const json_t *doc, char *err, size_t len)
 	free(dup2);
 	int fd = mkstemp(tmp);
 
+	sig_set_tmpfile(fd >= 0 ? tmp : NULL);
 	if (fd < 0) {
 		snprintf(err, len, "%s: cannot create a temporary file: %s", path, strerror(errno));
 		return -1;
@@ -160,7 +162,37 @@ int res_write(const char *path, const json_t *doc, char *err, size_t len)
 		unlink(tmp);
 		snprintf(err, len, "%s: write failed: %s", path, strerror(saved));
 	}
+	sig_set_tmpfile(NULL);
 	return rc;
+}
+
+int res_check_out(const char *path, int force, char *err, size_t len)
+{
+	struct stat st;
+
+	if (!force && !stat(path, &st)) {
+		snprintf(err, len, "%s: exists; use --force to overwrite it", path);
+		return -1;
+	}
+	char *dup = strdup(path), tmp[4096];
+	const char *dir = dirname(dup);
+
+	if (mkdir_p(dir)) {
+		snprintf(err, len, "%s: cannot create directory %s: %s", path, dir, strerror(errno));
+		free(dup);
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.slicebench-probe.XXXXXX", dir);
+	free(dup);
+	int fd = mkstemp(tmp);
+
+	if (fd < 0) {
+		snprintf(err, len, "%s: directory not writable: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(tmp);
+	return 0;
 }
 
 void res_default_path(char *buf, size_t len)

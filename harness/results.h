@@ -16,6 +16,9 @@ int res_meta_set(json_t *doc, const char *assignment, char *err, size_t len);
 /* Writes through a temp file in the same directory and rename(2), so a
  * reader never sees a partial file; creates the directory if missing. */
 int res_write(const char *path, const json_t *doc, char *err, size_t len);
+/* Before a suite starts: the output must not exist (unless force) and its
+ * directory must take a file, so an hour of runs is not lost at the end. */
+int res_check_out(const char *path, int force, char *err, size_t len);
 /* results/<utc>-<host>-<kernel>.json */
 void res_default_path(char *buf, size_t len);
 

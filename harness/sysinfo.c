@@ -46,6 +46,14 @@ static char *read_text(const char *path)
 	return buf;
 }
 
+static volatile int we_mounted; /* debugfs was mounted by us: undo it */
+
+void sysinfo_cleanup(void)
+{
+	if (we_mounted && !umount2("/sys/kernel/debug", MNT_DETACH))
+		we_mounted = 0;
+}
+
 const char *sysinfo_debugfs_dir(void)
 {
 	const char *d = getenv("SLICEBENCH_DEBUGFS");
@@ -68,9 +76,14 @@ char *sysinfo_debugfs_read(const char *rel, const char **why)
 				*why = "debugfs not mounted and not root";
 				return NULL;
 			}
-			if (mount("debugfs", dir, "debugfs", 0, NULL) && errno != EBUSY) {
-				*why = "debugfs cannot be mounted (kernel without CONFIG_DEBUG_FS?)";
-				return NULL;
+			if (mount("debugfs", dir, "debugfs", 0, NULL)) {
+				if (errno != EBUSY) {
+					*why = "debugfs cannot be mounted (kernel without "
+					       "CONFIG_DEBUG_FS?)";
+					return NULL;
+				}
+			} else {
+				we_mounted = 1;
 			}
 		}
 	}

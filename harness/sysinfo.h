@@ -13,5 +13,7 @@ char *sysinfo_debugfs_read(const char *rel, const char **why);
 /* debugfs' mount point: $SLICEBENCH_DEBUGFS (tests, or debugfs mounted
  * elsewhere), else /sys/kernel/debug. */
 const char *sysinfo_debugfs_dir(void);
+/* Unmounts debugfs if this process mounted it (async-signal-safe). */
+void sysinfo_cleanup(void);
 
 #endif
