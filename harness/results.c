@@ -113,6 +113,26 @@ static int mkdir_p(const char *dir)
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
+static int write_all(int fd, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(fd, s, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = ENOSPC;
+			return -1;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int res_write(const char *path, const json_t *doc, char *err, size_t len)
 {
 	char *dup = strdup(path), *dup2 = strdup(path), tmp[4096];
@@ -139,17 +159,20 @@ int res_write(const char *path, const json_t *doc, char *err, size_t len)
 	mode_t um = umask(0);
 
 	umask(um);
-	int rc = fchmod(fd, 0666 & ~um);
+	int rc = 0, saved = 0;
+	/* Serialise to memory and write it ourselves: jansson's fd writer
+	 * reports a short write (a full disk) without errno. */
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 
-	if (!rc)
-		rc = json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-
-	if (!rc && write(fd, "\n", 1) != 1)
+	if (!text) {
 		rc = -1;
-	if (!rc && fsync(fd))
+		saved = ENOMEM;
+	} else if (fchmod(fd, 0666 & ~um) || write_all(fd, text) || write_all(fd, "\n") ||
+		   fsync(fd)) {
 		rc = -1;
-	int saved = errno;
-
+		saved = errno;
+	}
+	free(text);
 	if (close(fd) && !rc) {
 		rc = -1;
 		saved = errno;
