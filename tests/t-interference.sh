@@ -36,11 +36,13 @@ else
 	vmax=$(jq '.results[0].summary.victim.max / 1000 | floor' "$TMP/probe-out.json")
 	echo "# cyclictest p99 ${c99} us max ${cmax} us; victim probe p99 ${v99} us max ${vmax} us"
 	# p99 is a dense statistic: within 25% or 20 us.  max is one sample of
-	# a heavy tail bounded by the 4 ms tick at HZ=250: within a factor 4.
+	# a heavy tail bounded by the 4 ms tick at HZ=250: one stall more or
+	# less decides it (seen here: 704..4209 us from either tool), so the
+	# two must agree within a factor 8 -- a probe off by 10x still fails.
 	check "interference: probe p99 ${v99} us agrees with cyclictest ${c99} us (25% or 20 us)" \
 		awk -v a="$v99" -v b="$c99" 'BEGIN { d = a - b; if (d < 0) d = -d; m = 0.25 * b; if (m < 20) m = 20; exit !(d <= m) }'
-	check "interference: probe max ${vmax} us agrees with cyclictest ${cmax} us (factor 4)" \
-		awk -v a="$vmax" -v b="$cmax" 'BEGIN { exit !(a <= 4 * b && b <= 4 * a) }'
+	check "interference: probe max ${vmax} us agrees with cyclictest ${cmax} us (factor 8)" \
+		awk -v a="$vmax" -v b="$cmax" 'BEGIN { exit !(a <= 8 * b && b <= 8 * a) }'
 fi
 
 # --- the probe's result shape, from ci.json's victim run
