@@ -1,0 +1,124 @@
+#!/bin/bash
+# Build the slicebench guest initramfs (gzip newc cpio): busybox-static,
+# kernel/init, the harness with every shared library ldd lists plus the
+# dynamic loader, configs/*.json and the rseq slice_test selftest.
+set -euo pipefail
+
+KDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$KDIR")
+OUT=""
+HARNESS="$REPO/build/slicebench"
+CONFIGS="$REPO/configs"
+SLICE_TEST=""
+BUSYBOX=""
+
+usage() {
+	cat <<EOF
+usage: kernel/mkinitramfs.sh --out FILE [options]
+
+  --out FILE          initramfs to write (gzip cpio)
+  --harness PATH      harness binary (default: build/slicebench; left out
+                      with a warning if it does not exist)
+  --configs DIR       directory of *.json suite configs (default: configs/)
+  --slice-test PATH   static slice_test (default: the one kernel/build.sh
+                      built next to the cached kernel, if any)
+  --busybox PATH      static busybox (default: busybox-static's)
+  -h, --help          this text
+
+Exit: 0 ok, 1 failure, 2 usage.
+EOF
+}
+
+log() { printf 'mkinitramfs.sh: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) OUT=${2:?}; shift 2 ;;
+	--harness) HARNESS=${2:?}; shift 2 ;;
+	--configs) CONFIGS=${2:?}; shift 2 ;;
+	--slice-test) SLICE_TEST=${2:?}; shift 2 ;;
+	--busybox) BUSYBOX=${2:?}; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) log "unknown option: $1"; usage >&2; exit 2 ;;
+	esac
+done
+[ -n "$OUT" ] || { usage >&2; exit 2; }
+
+if [ -z "$BUSYBOX" ]; then
+	for b in /bin/busybox /usr/bin/busybox; do
+		if [ -x "$b" ] && file -L "$b" | grep -q 'statically linked'; then
+			BUSYBOX=$b
+			break
+		fi
+	done
+fi
+if [ -z "$BUSYBOX" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		log "installing busybox-static"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q busybox-static >&2 || die "cannot install busybox-static"
+		BUSYBOX=/bin/busybox
+	else
+		log "missing static busybox; run as root: apt-get install -y busybox-static"
+		exit 2
+	fi
+fi
+if [ -z "$SLICE_TEST" ]; then
+	if kdir=$("$KDIR/build.sh" --print-dir 2>/dev/null) && [ -x "$kdir/slice_test" ]; then
+		SLICE_TEST="$kdir/slice_test"
+	fi
+fi
+
+ROOT=$(mktemp -d)
+trap 'rm -rf "$ROOT"' EXIT
+mkdir -p "$ROOT"/{bin,sbin,dev,proc,sys,tmp,root,configs,etc,usr/bin,usr/sbin}
+cp "$BUSYBOX" "$ROOT/bin/busybox"
+for applet in $("$BUSYBOX" --list); do
+	[ -e "$ROOT/bin/$applet" ] || ln -s busybox "$ROOT/bin/$applet"
+done
+install -m 0755 "$KDIR/init" "$ROOT/init"
+# the kernel needs /dev/console before init runs (devtmpfs is mounted later)
+if [ "$(id -u)" = 0 ]; then
+	mknod -m 600 "$ROOT/dev/console" c 5 1
+	mknod -m 666 "$ROOT/dev/null" c 1 3
+else
+	log "warning: not root, no /dev/console node; the guest may have no console"
+fi
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$ROOT/etc/passwd"
+printf 'root:x:0:\n' >"$ROOT/etc/group"
+
+copy_with_path() {
+	local f=$1
+	mkdir -p "$ROOT$(dirname "$f")"
+	cp -L "$f" "$ROOT$f"
+}
+
+if [ -x "$HARNESS" ]; then
+	cp "$HARNESS" "$ROOT/bin/slicebench"
+	if ldd "$HARNESS" >/dev/null 2>&1; then
+		while read -r lib; do
+			copy_with_path "$lib"
+		done < <(ldd "$HARNESS" | awk '/=> \// { print $3 } /^[[:space:]]*\// { print $1 }' | sort -u)
+	fi
+	log "harness: $HARNESS ($(find "$ROOT/lib" "$ROOT/lib64" "$ROOT/usr/lib" -type f 2>/dev/null | wc -l) libraries)"
+else
+	log "warning: no harness at $HARNESS; the guest can run the selftest only"
+fi
+
+shopt -s nullglob
+cfgs=("$CONFIGS"/*.json)
+shopt -u nullglob
+[ "${#cfgs[@]}" -gt 0 ] && cp "${cfgs[@]}" "$ROOT/configs/"
+
+if [ -n "$SLICE_TEST" ]; then
+	cp "$SLICE_TEST" "$ROOT/bin/slice_test"
+else
+	log "warning: no slice_test (build the kernel with kernel/build.sh first)"
+fi
+
+mkdir -p "$(dirname "$OUT")"
+tmp="$OUT.tmp.$$"
+(cd "$ROOT" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$tmp"
+mv -f "$tmp" "$OUT"
+log "wrote $OUT ($(du -h "$OUT" | cut -f1))"
+printf '%s\n' "$OUT"
