@@ -13,6 +13,7 @@ TIMEOUT=600
 CONFIG=""
 OUT=""
 SELFTEST=1
+TRACE=0
 KEEP=""
 EXTRA_META=()
 HARNESS_ARGS=""
@@ -40,6 +41,8 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         up to 1000000 on the patched kernel)
   --timeout SECONDS     kill the guest after this long (default 600)
   --no-selftest         skip the kernel's rseq slice_test (15 s)
+  --trace               record the rseq_slice_* tracepoints in the guest
+                        (patched kernel); the trace lands in --keep DIR
   --meta KEY=VALUE      extra --meta for the harness (no spaces)
   --harness-args A,B    extra harness arguments, comma separated
   --keep DIR            keep the console log and raw channel in DIR
@@ -64,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--slice-ext-nsec) SLICE_EXT=${2:-}; shift 2 || usage_err "--slice-ext-nsec needs a value" ;;
 	--timeout) TIMEOUT=${2:-}; shift 2 || usage_err "--timeout needs a value" ;;
 	--no-selftest) SELFTEST=0; shift ;;
+	--trace) TRACE=1; shift ;;
 	--meta) EXTRA_META+=("${2:-}"); shift 2 || usage_err "--meta needs a value" ;;
 	--harness-args) HARNESS_ARGS=${2:-}; shift 2 || usage_err "--harness-args needs a value" ;;
 	--keep) KEEP=${2:-}; shift 2 || usage_err "--keep needs a value" ;;
@@ -117,6 +121,7 @@ cleanup() {
 	if [ -n "$KEEP" ]; then
 		mkdir -p "$KEEP"
 		cp -f "$WORK"/*.log "$WORK"/*.chan "$KEEP"/ 2>/dev/null || true
+		cp -f "$WORK"/files/* "$KEEP"/ 2>/dev/null || true
 	fi
 	rm -rf "$WORK"
 }
@@ -212,6 +217,7 @@ CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
 [ -n "$PREEMPT" ] && CMDLINE+=" preempt=$PREEMPT"
 [ -n "$SLICE_EXT" ] && CMDLINE+=" slicebench.slice_ext_nsec=$SLICE_EXT"
 [ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
+[ "$TRACE" = 1 ] && CMDLINE+=" slicebench.trace=1"
 CMDLINE+=" slicebench.meta.vm.accel=$ACCEL slicebench.meta.vm.kernel=$KIND"
 CMDLINE+=" slicebench.meta.vm.host_kernel=$HOST_KERNEL slicebench.meta.vm.smp=$SMP slicebench.meta.vm.mem_mib=$MEM"
 [ -n "$PREEMPT" ] && CMDLINE+=" slicebench.meta.vm.preempt_requested=$PREEMPT"
