@@ -361,7 +361,11 @@ int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
 
 		if (!scope)
 			scope = json_object_get(defs, "workload");
-		if (check_run_obj(&c, v, p, scope ? scope : json_string("spin-tas")))
+		json_t *def = scope ? NULL : key_default(run_keys); /* "workload" */
+		int rc = check_run_obj(&c, v, p, scope ? scope : def);
+
+		json_decref(def);
+		if (rc)
 			return -1;
 	}
 	json_array_foreach(runs, i, v)

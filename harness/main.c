@@ -123,7 +123,7 @@ static int cmd_run(int argc, char **argv)
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
 	const char *config = NULL, *out = NULL;
-	char **metas = calloc((size_t)argc, sizeof(char *)), err[1024], defpath[512];
+	char *metas[argc > 0 ? argc : 1], err[1024], defpath[512];
 	int quiet = 0, nmeta = 0, dry = 0, force = 0, c;
 
 	while ((c = getopt_long(argc, argv, "c:o:qm:nfh", lo, NULL)) != -1) {
@@ -152,6 +152,7 @@ static int cmd_run(int argc, char **argv)
 
 	if (cfg_load(config, &s, err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
+		cfg_free(&s);
 		return EXIT_USAGE;
 	}
 	double left = 0;
@@ -174,6 +175,8 @@ static int cmd_run(int argc, char **argv)
 	for (int i = 0; i < nmeta; i++)
 		if (res_meta_set(doc, metas[i], err, sizeof(err))) {
 			fprintf(stderr, "slicebench: %s\n", err);
+			json_decref(doc);
+			cfg_free(&s);
 			return EXIT_USAGE;
 		}
 	if (!out) {
@@ -182,6 +185,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (res_check_out(out, force, err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
+		json_decref(doc);
+		cfg_free(&s);
 		return EXIT_USAGE;
 	}
 	sig_install();
@@ -219,6 +224,8 @@ static int cmd_run(int argc, char **argv)
 	sysinfo_cleanup();
 	if (res_write(out, doc, err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
+		json_decref(doc);
+		cfg_free(&s);
 		return 1;
 	}
 	/* Interrupted: the summary so far is printed even with --quiet. */
@@ -228,7 +235,6 @@ static int cmd_run(int argc, char **argv)
 	}
 	json_decref(doc);
 	cfg_free(&s);
-	free(metas);
 	return sig ? sig_exit_status(sig) : 0;
 }
 

@@ -73,6 +73,19 @@ const char *slice_registration_mode(void)
 	return "glibc legacy 32-byte area";
 }
 
+static int cmdline_has(const char *word)
+{
+	char buf[4096] = "";
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, word) != NULL;
+}
+
 static int explain(int err, char *reason, size_t len)
 {
 	switch (err) {
@@ -82,9 +95,17 @@ static int explain(int err, char *reason, size_t len)
 			 "without CONFIG_RSEQ_SLICE_EXTENSION (needs Linux >= 7.0)");
 		break;
 	case ENOTSUPP:
-		snprintf(reason, len,
-			 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP: slice "
-			 "extension disabled on the kernel command line (rseq_slice_ext=)");
+		/* The prctl exists in every 7.x kernel, so ENOTSUPP means the
+		 * feature is off: compiled out, or switched off at boot. */
+		if (cmdline_has("rseq_slice_ext="))
+			snprintf(reason, len,
+				 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP: slice "
+				 "extension disabled on the kernel command line (rseq_slice_ext=)");
+		else
+			snprintf(reason, len,
+				 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP: kernel "
+				 "built without CONFIG_RSEQ_SLICE_EXTENSION (no rseq_slice_ext= on "
+				 "its command line)");
 		break;
 	case ENXIO:
 		snprintf(reason, len,
