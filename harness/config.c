@@ -301,16 +301,37 @@ static int expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs
 	return rc;
 }
 
+static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *je, char *err,
+		      size_t len);
+
 int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
 {
-	struct ctx c = { path, err, len };
 	json_error_t je;
+
+	memset(s, 0, sizeof(*s));
+	s->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	return cfg_parsed(path, s, &je, err, len);
+}
+
+int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suite *s, char *err,
+		    size_t len)
+{
+	json_error_t je;
+
+	memset(s, 0, sizeof(*s));
+	s->root = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &je);
+	return cfg_parsed(name, s, &je, err, len);
+}
+
+static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, char *err,
+		      size_t len)
+{
+	struct ctx c = { path, err, len };
+	json_error_t je = *pje;
 	const char *name;
 	json_t *v;
 	size_t i;
 
-	memset(s, 0, sizeof(*s));
-	s->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!s->root) {
 		if (je.line < 0)
 			snprintf(err, len, "%s: %s", path, je.text);

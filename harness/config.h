@@ -22,6 +22,9 @@ struct cfg_suite {
 
 /* 0, or -1 with err as "FILE:LINE:COL: ..." (syntax) or "FILE: KEY.PATH: ..." */
 int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len);
+/* The same from memory (the fuzzer's entry); name stands for the file. */
+int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suite *s, char *err,
+		    size_t len);
 void cfg_free(struct cfg_suite *s);
 /* Suite-level keys, for --help and the README. */
 void cfg_print_keys(FILE *f);

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# t-fuzz.sh - the libFuzzer targets, a fixed number of executions each
+# from their seed corpora (tests/fuzz/<name>/): no crash, leak or UB.
+# `make fuzz FUZZ_SECONDS=N` is the long version.
+if ! command -v clang >/dev/null; then
+	echo "ok fuzz # SKIP clang not installed"
+	exit 0
+fi
+make -s --no-print-directory fuzz-smoke
