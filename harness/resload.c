@@ -1,0 +1,309 @@
+/* resload.c - load and validate result files for compare and plot. */
+#define _GNU_SOURCE
+#include "resload.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+json_t *res_get(const json_t *obj, const char *path)
+{
+	const char *p = path;
+	json_t *cur = (json_t *)obj;
+
+	while (cur && *p) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		char key[128];
+
+		if (!json_is_object(cur) || n >= sizeof(key))
+			return NULL;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		cur = json_object_get(cur, key);
+		p += n + (dot ? 1 : 0);
+	}
+	return cur;
+}
+
+double res_num(const json_t *obj, const char *path)
+{
+	json_t *v = res_get(obj, path);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *res_str(const json_t *obj, const char *path, const char *def)
+{
+	json_t *v = res_get(obj, path);
+
+	return json_is_string(v) ? json_string_value(v) : def;
+}
+
+const json_t *res_meta_of(const json_t *doc, const json_t *result)
+{
+	const json_t *m = json_object_get(result, "_meta");
+
+	if (json_is_object(m))
+		return m;
+	m = json_object_get(doc, "meta");
+	return json_is_object(m) ? m : NULL;
+}
+
+void res_group(const json_t *meta, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s / %s / %s", res_str(meta, "host", "?"),
+		 res_str(meta, "topology.cpu_model", "?"), res_str(meta, "kernel.release", "?"));
+}
+
+void res_meta_line(const json_t *meta, char *buf, size_t len)
+{
+	const char *accel = res_str(meta, "vm.accel", NULL);
+	const char *kind = res_str(meta, "virtualization.kind", NULL);
+	char where[96];
+
+	if (accel)
+		snprintf(where, sizeof(where), "VM (%s)", accel);
+	else if (kind && strcmp(kind, "none"))
+		snprintf(where, sizeof(where), "virtualized (%s)", kind);
+	else
+		snprintf(where, sizeof(where), "bare metal");
+	snprintf(buf, len, "kernel %s, %s, %s, %s, preempt=%s, HZ=%.0f, %s", 
+		 res_str(meta, "kernel.release", "?"), res_str(meta, "topology.cpu_model", "?"),
+		 where, res_str(meta, "host", "?"), res_str(meta, "preemption.model", "?"),
+		 res_num(meta, "hz"), res_str(meta, "utc", "?"));
+}
+
+static int verr(char *err, size_t len, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int verr(char *err, size_t len, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(err, len, "%s: ", name);
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < len)
+		vsnprintf(err + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* "slicebench/1" and "slicebench/1.2" are major 1; anything else is not ours
+ * or from a future, incompatible writer. */
+static int check_schema(const char *name, const json_t *s, char *err, size_t len)
+{
+	const char *v, *p;
+	char *end;
+
+	if (!s)
+		return verr(err, len, name, "schema: missing (not a slicebench result file)");
+	if (!json_is_string(s))
+		return verr(err, len, name, "schema: must be a string");
+	v = json_string_value(s);
+	if (strncmp(v, "slicebench/", 11))
+		return verr(err, len, name, "schema: \"%.64s\" is not a slicebench result schema", v);
+	p = v + 11;
+	errno = 0;
+	long major = (*p >= '0' && *p <= '9') ? strtol(p, &end, 10) : -1;
+
+	if (major < 0 || errno || (*end && *end != '.'))
+		return verr(err, len, name, "schema: \"%.64s\" has no major version", v);
+	if (major != RES_SCHEMA_MAJOR)
+		return verr(err, len, name,
+			    "schema: \"%.64s\" is not supported (this build reads slicebench/%d)", v,
+			    RES_SCHEMA_MAJOR);
+	return 0;
+}
+
+static int validate(const char *name, json_t *doc, char *err, size_t len)
+{
+	json_t *meta, *results, *r;
+	size_t i;
+
+	if (!json_is_object(doc))
+		return verr(err, len, name, "(top level): must be an object");
+	if (check_schema(name, json_object_get(doc, "schema"), err, len))
+		return -1;
+	meta = json_object_get(doc, "meta");
+	if (!json_is_object(meta))
+		return verr(err, len, name, "meta: %s", meta ? "must be an object" : "missing");
+	results = json_object_get(doc, "results");
+	if (!json_is_array(results))
+		return verr(err, len, name, "results: %s", results ? "must be a list" : "missing");
+	json_array_foreach(results, i, r) {
+		static const struct {
+			const char *key;
+			int (*is)(const json_t *);
+			const char *what;
+		} need[] = {
+			{ "workload", NULL, "a string" },
+			{ "params", NULL, "an object" },
+			{ "status", NULL, "a string" },
+		};
+
+		if (!json_is_object(r))
+			return verr(err, len, name, "results[%zu]: must be an object", i);
+		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
+			json_t *v = json_object_get(r, need[k].key);
+			int good = k == 1 ? json_is_object(v) : json_is_string(v);
+
+			if (!good)
+				return verr(err, len, name, "results[%zu].%s: %s", i, need[k].key,
+					    v ? (k == 1 ? "must be an object" : "must be a string")
+					      : "missing");
+		}
+		json_object_set_new(r, "_file", json_string(name));
+		json_object_set(r, "_meta", meta);
+	}
+	return 0;
+}
+
+int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc, char *err,
+		    size_t errlen)
+{
+	json_error_t je;
+	json_t *d;
+
+	*doc = NULL;
+	/* Duplicate keys are rejected: a result with two "ops_per_sec" says
+	 * nothing reliable about either. */
+	d = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!d) {
+		snprintf(err, errlen, "%s:%d:%d: %s", name, je.line, je.column, je.text);
+		return -1;
+	}
+	if (validate(name, d, err, errlen)) {
+		json_decref(d);
+		return -1;
+	}
+	*doc = d;
+	return 0;
+}
+
+static int load_file(const char *path, json_t **doc, char *err, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	int rc;
+
+	*doc = NULL;
+	if (!f) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb = realloc(buf, ncap);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				snprintf(err, len, "%s: out of memory", path);
+				return -1;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, len, "%s: read error: %s", path, strerror(errno));
+		free(buf);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	rc = res_load_buffer(path, buf ? buf : "", n, doc, err, len);
+	free(buf);
+	return rc;
+}
+
+static int is_json_name(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
+}
+
+static int load_dir(const char *path, json_t **doc, char *err, size_t len)
+{
+	struct dirent **ents;
+	int n = scandir(path, &ents, is_json_name, alphasort);
+	json_t *merged = NULL, *files, *all;
+
+	*doc = NULL;
+	if (n < 0) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (n == 0) {
+		free(ents);
+		snprintf(err, len, "%s: directory holds no *.json result file", path);
+		return -1;
+	}
+	files = json_array();
+	all = json_array();
+	for (int i = 0; i < n; i++) {
+		char fp[4096];
+		json_t *d, *r;
+		size_t k;
+
+		snprintf(fp, sizeof(fp), "%s/%s", path, ents[i]->d_name);
+		if (load_file(fp, &d, err, len)) {
+			json_decref(merged);
+			merged = NULL;
+			break;
+		}
+		if (!merged)
+			merged = json_pack("{s:s,s:O,s:O}", "schema", "slicebench/1", "meta",
+					   json_object_get(d, "meta"), "config",
+					   json_object_get(d, "config") ? json_object_get(d, "config")
+									: json_null());
+		json_array_append_new(files, json_string(fp));
+		json_array_foreach(json_object_get(d, "results"), k, r)
+			json_array_append(all, r);
+		json_decref(d);
+	}
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	if (!merged) {
+		json_decref(files);
+		json_decref(all);
+		return -1;
+	}
+	/* The first file's meta is copied, so "files" does not leak into the
+	 * per-result "_meta" references the results still hold. */
+	json_t *m = json_deep_copy(json_object_get(merged, "meta"));
+
+	json_object_set_new(m, "files", files);
+	json_object_set_new(merged, "meta", m);
+	json_object_set_new(merged, "results", all);
+	*doc = merged;
+	return 0;
+}
+
+int res_load(const char *path, json_t **doc, char *err, size_t len)
+{
+	struct stat st;
+
+	*doc = NULL;
+	if (stat(path, &st)) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		return load_dir(path, doc, err, len);
+	return load_file(path, doc, err, len);
+}

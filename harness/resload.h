@@ -1,0 +1,41 @@
+/* resload.h - reading result files (and directories of them) for compare
+ * and plot.  Everything past the envelope is optional: readers use the
+ * accessors below, which return NAN or NULL for a missing or mistyped
+ * field, so a hostile file can only degrade a report, never crash it. */
+#ifndef SB_RESLOAD_H
+#define SB_RESLOAD_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define RES_SCHEMA_MAJOR 1
+
+/* Parses and validates one result document held in memory: an object with
+ * "schema": "slicebench/1[.x]", "meta" {}, "results" [] whose items have
+ * "workload" (string), "params" {} and "status" (string).  0, or -1 with err
+ * as "NAME:LINE:COL: ..." (syntax) or "NAME: KEY.PATH: ...".  Each result
+ * gets "_file" (NAME) and "_meta" (the document's meta) for the readers.
+ * Safe on any bytes: the entry point the fuzzer drives. */
+int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc, char *err,
+		    size_t errlen);
+/* A file as above, or a directory: every *.json inside (sorted by name),
+ * merged into one document whose results keep their own "_file"/"_meta",
+ * and whose meta is the first file's plus "files": [names].  A directory
+ * with no result file, or one bad file in it, is an error naming it. */
+int res_load(const char *path, json_t **doc, char *err, size_t len);
+
+/* "a.b.c" inside obj; NULL when any step is missing or not an object. */
+json_t *res_get(const json_t *obj, const char *path);
+/* A number at path, NAN when missing or not a number. */
+double res_num(const json_t *obj, const char *path);
+/* A string at path, or def. */
+const char *res_str(const json_t *obj, const char *path, const char *def);
+/* The meta a result was measured under (its "_meta", else the document's). */
+const json_t *res_meta_of(const json_t *doc, const json_t *result);
+/* "host / cpu model / kernel release" of a meta, for grouping reports. */
+void res_group(const json_t *meta, char *buf, size_t len);
+/* One line for a meta: kernel, CPU, bare metal or VM (+ accelerator), date. */
+void res_meta_line(const json_t *meta, char *buf, size_t len);
+
+#endif
