@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# t-compare.sh - `compare` on synthetic results with a known difference
+# (tests/fixtures/base.json: two spin-tas points, 5 repetitions, ~0.5%
+# noise), on identical files, and on each kind of bad input.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+base=tests/fixtures/base.json
+scale() { # scale OUT JQ-EXPR-ON-A-REPETITION
+	jq ".results |= map(if .status == \"ok\" then .repetitions |= map($2) else . end)" \
+		"$base" >"$1"
+}
+scale "$TMP/up.json" '.ops_per_sec *= 1.2'
+scale "$TMP/down.json" '.ops_per_sec *= 0.8'
+scale "$TMP/slowhold.json" '.hold_ns.p99 *= 1.2'
+scale "$TMP/small.json" '.ops_per_sec *= 1.01'
+
+verdicts() { # verdicts FILE... -> the verdict column of the json output
+	"$SB" compare "$@" --format json 2>/dev/null | jq -r '[.rows[].verdict] | unique | join(",")'
+}
+check "compare: +20% with low noise is improved" test "$(verdicts "$base" "$TMP/up.json")" = improved
+check "compare: -20% is regressed" test "$(verdicts "$base" "$TMP/down.json")" = regressed
+check "compare: +20% p99 hold (lower is better) is regressed" \
+	test "$(verdicts "$base" "$TMP/slowhold.json" --metric p99_hold)" = regressed
+check "compare: identical files are inconclusive" test "$(verdicts "$base" "$base")" = inconclusive
+check "compare: +1% is inside the 5% noise band" test "$(verdicts "$base" "$TMP/small.json")" = inconclusive
+check "compare: --threshold 0.5 makes +1% significant" \
+	test "$(verdicts "$base" "$TMP/small.json" --threshold 0.5)" = improved
+r=$("$SB" compare "$base" "$TMP/up.json" --format json 2>/dev/null)
+check "compare: ratio 1.2 with a CI around it and delta +20%" jq -e \
+	'.rows[0] | (.ratio - 1.2 | fabs) < 1e-6 and .ratio_ci95[0] < 1.2 and .ratio_ci95[1] > 1.2
+	 and (.delta_pct - 20 | fabs) < 1e-6 and .mw_exact and (.mw_p - 2/252 | fabs) < 1e-9' <<<"$r"
+check "compare: the unsupported point is listed as not compared" \
+	jq -e '.not_compared | length == 1' <<<"$r"
+
+"$SB" compare "$base" "$TMP/down.json" >/dev/null 2>&1
+check "compare: a regression without --fail-on-regression exits 0" test $? -eq 0
+"$SB" compare "$base" "$TMP/down.json" --fail-on-regression >/dev/null 2>&1
+check "compare: --fail-on-regression exits 1 on a regression" test $? -eq 1
+"$SB" compare "$base" "$TMP/up.json" --fail-on-regression >/dev/null 2>&1
+check "compare: --fail-on-regression exits 0 on an improvement" test $? -eq 0
+
+for f in text markdown html; do
+	"$SB" compare "$base" "$TMP/up.json" --format "$f" --out "$TMP/out.$f" 2>/dev/null
+	check "compare: --format $f --out writes the table" grep -q "improved" "$TMP/out.$f"
+done
+check "compare: no temp file left beside --out" test -z "$(find "$TMP" -name '*.tmp.*')"
+
+# Meta differences are warned about on stderr and in the header.
+jq '.meta.virtualization.kind = "none" | .meta.vm = {"accel": "tcg"} | .meta.hz = 1000' \
+	"$TMP/up.json" >"$TMP/tcg.json"
+"$SB" compare "$base" "$TMP/tcg.json" >"$TMP/o" 2>"$TMP/e"
+check "compare: accelerator difference warned on stderr" grep -q 'WARNING: VM accelerator differs' "$TMP/e"
+check "compare: HZ difference in the table header" grep -q 'WARNING: HZ differs' "$TMP/o"
+
+# --within: every workload against the baseline workload in one file.
+jq '.results += [.results[0] | .workload = "futex" | del(.params.backoff_max)
+	| .repetitions |= map(.ops_per_sec *= 1.23)]' "$base" >"$TMP/within.json"
+w=$("$SB" compare --within "$TMP/within.json" --baseline spin-tas --format json 2>/dev/null)
+check "compare: --within pairs futex with spin-tas at the same run keys (+23%)" jq -e \
+	'.rows | length == 1 and .[0].b.workload == "futex" and .[0].verdict == "improved"
+	 and (.[0].delta_pct - 23 | fabs) < 1e-6' <<<"$w"
+
+# A directory of results is read whole.
+mkdir -p "$TMP/dir"
+cp "$TMP/up.json" "$TMP/dir/a.json"
+check "compare: a directory as B" test "$(verdicts "$base" "$TMP/dir")" = improved
+
+bad() { # bad NAME REGEX ARGS...
+	local name=$1 want=$2
+	shift 2
+	"$SB" compare "$@" >/dev/null 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && grep -Eq -- "$want" "$TMP/err"; then
+		ok "compare: $name -> exit 2, \"$(head -1 "$TMP/err")\""
+	else
+		notok "compare: $name: rc=$rc msg=\"$(cat "$TMP/err")\" (wanted /$want/)"
+	fi
+}
+printf '{"schema": "slicebench/1",\n  "meta": {,\n' >"$TMP/syntax.json"
+bad "not JSON names line:col" "$TMP/syntax.json:2:[0-9]+: " "$TMP/syntax.json" "$base"
+jq '.schema = "slicebench/2"' "$base" >"$TMP/v2.json"
+bad "schema slicebench/2" 'schema: "slicebench/2" is not supported' "$base" "$TMP/v2.json"
+jq '.results[1].params = 7' "$base" >"$TMP/params.json"
+bad "results[1].params not an object" 'results\[1\]\.params: must be an object' "$base" "$TMP/params.json"
+jq '.results |= map(.params.cs_ns = 999)' "$base" >"$TMP/other.json"
+bad "no overlapping runs" 'no overlapping runs' "$base" "$TMP/other.json"
+bad "missing file" "$TMP/nope.json: No such file" "$base" "$TMP/nope.json"
+bad "unknown option" 'unrecognized option' "$base" "$base" --frobnicate
+bad "unknown metric" 'unknown metric "p42"' "$base" "$base" --metric p42
+bad "one file" 'need a baseline and at least one file' "$base"
+bad "--within without --baseline" 'needs --baseline' --within "$base"
+bad "--within unknown baseline" 'no results of baseline workload "mcs" \(present: spin-tas, slice-spin\)' \
+	--within "$base" --baseline mcs
+bad "bad threshold" 'threshold "x"' "$base" "$base" --threshold x
+mkdir -p "$TMP/empty"
+bad "empty directory" 'holds no \*\.json result file' "$base" "$TMP/empty"
