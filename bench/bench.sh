@@ -37,7 +37,9 @@ table() { # table RESULT.json
 		"| floor | lock xadd / line round trip / gettid | \(.xadd_ns | f(1)) / \(.line_roundtrip_ns | f(1)) / \(.gettid_ns | f(1)) ns | | | |",
 		(.locks | to_entries[] | "| floor | \(.key) acquire+release, x xadd (harness, bare) | \(.value.harness_per_xadd | f(2)), \(.value.bare_per_xadd | f(2)) | | | |")
 	 elif .section == "parity" then
-		"| parity with perf lock-pi, \(.threads) threads | \(.variant): futex-pi cs_ns=\(.slicebench_cs_ns), usleep(1)=\(.usleep1.mean_ns / 1000 | f(1)) us at slack \(.usleep1.timer_slack_ns) ns | \(.slicebench_vs_perf.median | f(3)) | \(.slicebench_vs_perf | ci) | \(if .target.min then "0.9..1.1" else "explained" end) | \(.met | yn) |"
+		"| parity with perf lock-pi, \(.threads) thread(s) | \(.variant): futex-pi cs_ns=\(.slicebench_cs_ns) (hold mean \(.slicebench_detail | map(.hold_mean_ns) | add / length / 1000 | f(1)) us), perf \(.perf_ns_per_op / 1000 | f(1)) us/op, usleep(1)=\(.usleep1.mean_ns / 1000 | f(1)) us at slack \(.usleep1.timer_slack_ns) ns | \(.slicebench_vs_perf.median | f(3)) | \(.slicebench_vs_perf | ci) | \(if .target.min then "0.9..1.1" else "explained" end) | \(.met | yn) |"
+	 elif .section == "machine_load" then
+		"| machine | CPU taken by other processes during the bench (share of \(.cpus) PUs) | \(.other_share | f(3)) | | | loadavg \(.loadavg | split(" ") | .[0:3] | join(" ")) |"
 	 elif .section == "scale" then
 		"| scale, futex on all PUs | \(.threads) threads: setup+teardown s, peak RSS MiB, JSON KiB, write ms | \(.setup_teardown_s | f(3)), \(.max_rss_kib / 1024 | f(1)), \(.json_bytes / 1024 | f(1)), \(.write_s * 1000 | f(2)) | | \(if .target then "<= 1 s, <= 64 MiB" else "" end) | \(.met | yn) |"
 	 elif .section == "scale_fit" then
@@ -63,13 +65,13 @@ full)
 	# 7 alternating pairs: the t interval on 6 degrees of freedom is
 	# 2.45 sigma/sqrt(7), tight enough to resolve 2% on this noisy VM.
 	pairs=7 dur=1 warm=0.2 perf_s=1 sb_s=1
-	parity=(shipped matched slack1)
+	parity=(shipped matched-1 matched slack1)
 	ovh_wl=(spin-tas futex adaptive slice-spin)
 	hvb_wl=(spin-tas futex adaptive)
 	scale_n=(1 2 8 32 128 512)
 	;;
 smoke)
-	pairs=2 dur=0.05 warm=0.02 perf_s=1 sb_s=0.05
+	pairs=2 dur=0.05 warm=0.02 perf_s=1 sb_s=0.3
 	parity=(matched)
 	ovh_wl=(spin-tas slice-spin)
 	hvb_wl=(spin-tas)
@@ -80,6 +82,14 @@ esac
 for b in "$SB" "$BIN/bare" "$BIN/sleepcost" "$BIN/ratio" "$BIN/writecost"; do
 	[ -x "$b" ] || { echo "bench.sh: $b missing: run 'make bench'" >&2; exit 2; }
 done
+
+# The machine is shared: how much CPU others took while we ran explains
+# much of the noise (a busy critical section loses its CPU, a sleep does not).
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8 + $9) / hz; exit }' /proc/stat; }
+own_s() { # own_s TIMES_OUTPUT: CPU seconds of our children (`times` line 2)
+	awk 'NR == 2 { split($1, u, /[ms]/); split($2, y, /[ms]/); print u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$1"
+}
+bench_t0=$(date +%s.%N) busy0=$(cpu_s)
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -98,7 +108,9 @@ sbrun() { # sbrun RUN_OBJECT_JSON
 }
 ops() { jq '.summary.ops_per_sec.median // 0'; }
 ratio() { # ratio A_JSON_ARRAY B_JSON_ARRAY -> {n, median, gmean, ci95_lo, ci95_hi, ...}
-	jq -n --argjson a "$1" --argjson b "$2" '{a: $a, b: $b}' | "$BIN/ratio"
+	# A zero (a window without one operation) leaves the ratio null and
+	# the target unmet, rather than ending the bench.
+	jq -n --argjson a "$1" --argjson b "$2" '{a: $a, b: $b}' | "$BIN/ratio" || echo null
 }
 
 # --- 1. Instrumentation overhead: sampled / every against bare -------------
@@ -209,38 +221,44 @@ if [[ $phelp == *--runtime* ]]; then
 	popts=$(grep -o -- '--[a-z-]*' <<<"$phelp" | sort -u | jq -R . | jq -sc .)
 	for variant in "${parity[@]}"; do
 		note "parity: $variant"
+		n=$nthr slack=-1
 		case $variant in
-		shipped) slack=-1 ;;
-		matched) slack=-1 ;;
+		matched-1) n=1 ;;
 		slack1) slack=1 ;;
 		esac
 		sl=$("$BIN/sleepcost" --slack "$slack" --iters "$([ "$mode" = smoke ] && echo 200 || echo 5000)")
 		cs=0
 		[ "$variant" = shipped ] || cs=$(jq '.mean_ns | round' <<<"$sl")
-		pr=(perf bench futex lock-pi -t "$nthr" -r "$perf_s")
+		pr=(perf bench futex lock-pi -t "$n" -r "$perf_s")
 		[ "$slack" -lt 0 ] || pr=("$BIN/sleepcost" --slack "$slack" --exec "${pr[@]}")
-		pf="[]" sbv="[]"
+		pf="[]" sbv="[]" det="[]"
 		for ((i = 0; i < pairs; i++)); do
 			for k in $( ((i % 2)) && echo "sb perf" || echo "perf sb"); do
 				if [ "$k" = perf ]; then
 					x=$("${pr[@]}" | awk '/\[thread/ { gsub(/\[|\]/, ""); s += $(NF-1) } END { print s + 0 }')
 					pf=$(jq -c --argjson x "$x" '. + [$x]' <<<"$pf")
 				else
-					x=$(sbrun "$(jq -nc --argjson n "$nthr" --argjson cs "$cs" --argjson d "$sb_s" \
+					r=$(sbrun "$(jq -nc --argjson n "$n" --argjson cs "$cs" --argjson d "$sb_s" \
 						'{workload: "futex-pi", threads: $n, pin: "compact", cs_ns: $cs, think_ns: 0,
-						  repetitions: 1, duration_s: $d, warmup_s: 0.1}')" | ops)
-					sbv=$(jq -c --argjson x "$x" '. + [$x]' <<<"$sbv")
+						  repetitions: 1, duration_s: $d, warmup_s: 0.1}')")
+					sbv=$(jq -c --argjson x "$(ops <<<"$r")" '. + [$x]' <<<"$sbv")
+					# What the busy critical section really took, and why.
+					det=$(jq -c --argjson r "$r" '. + [$r.summary | {hold_mean_ns: .hold_ns.mean,
+						hold_p50_ns: .hold_ns.p50, preemptions_per_1000_ops: .counters.preemptions_per_1000_ops,
+						context_switches_per_op: .counters.context_switches_per_op}]' <<<"$det")
 				fi
 			done
 		done
 		r=$(ratio "$sbv" "$pf")
-		jq -n --arg v "$variant" --argjson n "$nthr" --argjson cs "$cs" --argjson sl "$sl" \
+		jq -n --arg v "$variant" --argjson n "$n" --argjson cs "$cs" --argjson sl "$sl" \
 			--argjson pf "$pf" --argjson sb "$sbv" --argjson r "$r" --argjson o "$popts" \
-			--arg cmd "${pr[*]}" --argjson d "$perf_s" \
+			--arg cmd "${pr[*]}" --argjson d "$perf_s" --argjson det "$det" \
 			'{section: "parity", variant: $v, status: "ok", threads: $n, runtime_s: $d,
 			  pin: "compact (perf 6.1 pins worker i to CPU i)", perf_command: $cmd,
 			  perf_options: $o, usleep1: $sl, slicebench_cs_ns: $cs,
-			  ops_per_sec: {perf: $pf, slicebench: $sb}, slicebench_vs_perf: $r,
+			  ops_per_sec: {perf: $pf, slicebench: $sb}, slicebench_detail: $det,
+			  perf_ns_per_op: (1e9 / ($pf | sort | .[length / 2 | floor])),
+			  slicebench_vs_perf: $r,
 			  target: (if $v == "shipped" then {explained_by: "usleep1"} else {min: 0.9, max: 1.1} end),
 			  met: (if $v == "shipped" then null else ($r.median >= 0.9 and $r.median <= 1.1) end)}' | add
 	done
@@ -336,6 +354,11 @@ jq -n --arg c "${cold:-not recorded}" '{section: "suite", name: "cold kernel bui
 [ -n "$out" ] || out="$outdir/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n).json"
 mkdir -p "$(dirname "$out")"
 "$SB" info --json >"$W/meta.json"
+times >"$W/times.txt" # here, not in a subshell: the subshell has no children
+jq -n --argjson w "$(jq -n "$(date +%s.%N) - $bench_t0")" --argjson b "$(jq -n "$(cpu_s) - $busy0")" \
+	--argjson o "$(own_s "$W/times.txt")" --argjson c "$(getconf _NPROCESSORS_ONLN)" --arg la "$(cat /proc/loadavg)" \
+	'{section: "machine_load", status: "ok", wall_s: $w, cpus: $c, busy_cpu_s: $b, bench_cpu_s: $o,
+	  other_cpu_s: ([$b - $o, 0] | max), other_share: ([$b - $o, 0] | max / ($w * $c)), loadavg: $la}' | add
 jq -n --slurpfile m "$W/meta.json" --slurpfile r <(jq -s . "$RES") --arg mode "$mode" \
 	--arg utc "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	'{schema: "slicebench/1", kind: "bench",

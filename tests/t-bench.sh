@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# t-bench.sh - `make bench` in its smoke mode, so the bench cannot rot: the
+# result has the bench envelope and every section, and the numbers are
+# positive.  Targets are not checked: they belong to `make bench` on a quiet
+# machine, not to make check on a noisy one.
+# shellcheck disable=SC2016 # $names in single quotes are jq's
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+BUILD=${BUILD:-build}
+
+if ! make -s bench-bin BUILD="$BUILD" >"$TMP/build.log" 2>&1; then
+	notok "bench: programs build ($(tail -n 1 "$TMP/build.log"))"
+	exit 0
+fi
+ok "bench: programs build"
+t0=$(date +%s)
+if BUILD=$BUILD bench/bench.sh --mode smoke --out "$TMP/bench.json" >"$TMP/table.md" 2>"$TMP/err.log"; then
+	ok "bench: smoke run finished in $(($(date +%s) - t0)) s"
+else
+	notok "bench: smoke run failed: $(tail -n 2 "$TMP/err.log" | tr '\n' ' ')"
+	exit 0
+fi
+f=$TMP/bench.json
+check "bench: envelope schema slicebench/1, kind bench, meta from info" \
+	jq -e '.schema == "slicebench/1" and .kind == "bench" and (.meta.kernel.release | length > 0)
+	       and .meta.bench.mode == "smoke"' "$f"
+for s in overhead harness_vs_bare floor parity scale scale_fit suite machine_load; do
+	check "bench: section $s present" jq -e --arg s "$s" 'any(.results[]; .section == $s)' "$f"
+done
+check "bench: overhead ops/s and ratios positive" \
+	jq -e '[.results[] | select(.section == "overhead" and .status == "ok")] | length > 0 and
+	       all(.[]; (.ops_per_sec | [.bare, .sampled, .every] | flatten | all(. > 0))
+	                and .sampled_vs_bare.median > 0 and .sampled_vs_bare.ci95_lo > 0
+	                and .every_vs_bare.median > 0)' "$f"
+check "bench: an unsupported workload carries its reason" \
+	jq -e 'all(.results[] | select(.status == "unsupported"); .reason | length > 0)' "$f"
+check "bench: harness vs bare ratio and ns per op positive" \
+	jq -e 'all(.results[] | select(.section == "harness_vs_bare"); .harness_vs_bare.median > 0
+	       and .ns_per_op.harness > 0 and .ns_per_op.bare > 0)' "$f"
+check "bench: floor xadd and line round trip positive" \
+	jq -e '.results[] | select(.section == "floor") | .xadd_ns > 0 and
+	       (.line_roundtrip_ns > 0 or .line_roundtrip_status == "unsupported")' "$f"
+if command -v perf >/dev/null; then
+	check "bench: parity perf and slicebench ops/s positive, usleep(1) timed" \
+		jq -e 'all(.results[] | select(.section == "parity"); .status == "ok" and
+		       (.ops_per_sec.perf | all(. > 0)) and (.ops_per_sec.slicebench | all(. > 0))
+		       and .usleep1.mean_ns > 0)' "$f"
+else
+	ok "bench: parity with perf # SKIP perf not installed"
+fi
+check "bench: scale wall, RSS, JSON size and write time positive" \
+	jq -e '[.results[] | select(.section == "scale")] | length >= 3 and
+	       all(.[]; .wall_s > 0 and .max_rss_kib > 0 and .json_bytes > 0 and .write_s > 0)' "$f"
+check "bench: JSON grows with threads" \
+	jq -e '.results[] | select(.section == "scale_fit") | .bytes_per_thread > 0' "$f"
+check "bench: every suite row measured, skipped or reported with a reason" \
+	jq -e 'all(.results[] | select(.section == "suite");
+	       (.status == "ok" and .wall_s > 0) or (.reason | length > 0))' "$f"
+table_has_all() {
+	local s
+	for s in overhead "harness vs bare" floor parity scale suite machine; do
+		grep -q "^| $s" "$TMP/table.md" || return 1
+	done
+}
+check "bench: table printed with every section" table_has_all
