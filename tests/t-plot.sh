@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# t-plot.sh - `plot` on a real ci.json run: every plot with data renders
+# (gnuplot exit 0, non-empty PNG and SVG), the plots without data are
+# listed as skipped with a note, and index.html references every file.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v gnuplot >/dev/null; then
+	ok "plot: all # SKIP gnuplot is not installed"
+	exit 0
+fi
+res="$TMP/ci.json"
+if ! "$SB" run --config configs/ci.json --out "$res" --quiet 2>"$TMP/err"; then
+	notok "plot: ci.json run failed: $(cat "$TMP/err")"
+	exit 1
+fi
+# A two-point cs_ns sweep, so the throughput-vs-cs plot has a line.
+printf '%s' '{"defaults": {"duration_s": 0.05, "warmup_s": 0.01, "repetitions": 2,
+  "threads": 2}, "runs": [{"workload": ["futex", "spin-tas"], "cs_ns": [0, 2000]}]}' >"$TMP/cs.json"
+"$SB" run --config "$TMP/cs.json" --out "$TMP/cs-res.json" --quiet 2>/dev/null
+
+out="$TMP/report"
+"$SB" plot "$res" --out "$out" 2>"$TMP/err"
+rc=$?
+check "plot: one ci.json result exits 0 (rc=$rc)" test "$rc" -eq 0
+for p in throughput_threads hold_ns acquire_ns victim_ccdf counters; do
+	check "plot: $p.png and .svg rendered from ci.json" test -s "$out/$p.png" -a -s "$out/$p.svg" -a -s "$out/$p.dat"
+	check "plot: index.html shows $p.png and links $p.svg" grep -q "src=\"$p.png\".*$p.svg" "$out/index.html"
+done
+check "plot: PNG files are PNG" test "$(head -c 8 "$out/throughput_threads.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n'
+for p in throughput_cs ext_tradeoff compare; do
+	if grep -A1 "id=\"$p\"" "$out/index.html" | grep -q 'class="skipped">skipped: .'; then
+		ok "plot: $p skipped with a note in index.html"
+	else
+		notok "plot: $p has no skip note in index.html"
+	fi
+	check "plot: $p has no image when skipped" test ! -e "$out/$p.png"
+	check "plot: $p skip is reported on stderr" grep -q "$p skipped: " "$TMP/err"
+done
+check "plot: index.html has the meta summary" grep -q "kernel $(uname -r)" "$out/index.html"
+check "plot: no temp file left in the output" test -z "$(find "$out" -name '*.tmp.*' -o -name '.*.log')"
+
+# Several inputs: the comparison chart and table, and the cs_ns line.
+out2="$TMP/report2"
+"$SB" plot "$res" tests/fixtures/base.json "$TMP/cs-res.json" --out "$out2" 2>"$TMP/err2"
+rc=$?
+check "plot: three inputs exit 0 (rc=$rc)" test "$rc" -eq 0
+check "plot: compare.png rendered" test -s "$out2/compare.png" -a -s "$out2/compare.svg"
+check "plot: throughput_cs.png rendered from the cs_ns sweep" test -s "$out2/throughput_cs.png"
+check "plot: index.html has the comparison table" grep -q '<table class="compare">' "$out2/index.html"
+n=$(grep -o 'src="[a-z_]*\.png"' "$out2/index.html" | wc -l)
+m=$(find "$out2" -name '*.png' | wc -l)
+check "plot: index.html references each of the $m PNG files ($n)" test "$n" -eq "$m"
+for f in "$out2"/*.png "$out2"/*.svg; do
+	b=${f##*/}
+	grep -q "\"$b\"" "$out2/index.html" || notok "plot: index.html misses $b"
+done
+
+# A directory input, bad input and a broken template.
+mkdir -p "$TMP/dir"
+cp "$res" "$TMP/dir/a.json"
+"$SB" plot "$TMP/dir" --out "$TMP/report3" 2>/dev/null
+check "plot: a results directory renders" test -s "$TMP/report3/throughput_threads.png"
+printf '{"schema": "slicebench/1", "meta": {}, "results": [{"workload": "futex", "params": {}, "status": "failed"}]}' >"$TMP/nodata.json"
+"$SB" plot "$TMP/nodata.json" --out "$TMP/report4" 2>/dev/null
+rc=$?
+check "plot: a result without data exits 0, every plot skipped (rc=$rc)" \
+	test "$rc" -eq 0 -a "$(grep -c 'class="skipped">skipped' "$TMP/report4/index.html")" -ge 8
+"$SB" plot "$TMP/missing.json" --out "$TMP/report5" 2>"$TMP/err"
+check "plot: a missing input exits 2 naming it" test $? -eq 2 -a -n "$(grep missing.json "$TMP/err")"
+"$SB" plot "$res" 2>/dev/null
+check "plot: no --out exits 2" test $? -eq 2
+mkdir -p "$TMP/tmpl"
+cp plots/*.gp "$TMP/tmpl/"
+echo 'plot no_such_function(x)' >"$TMP/tmpl/counters.gp"
+"$SB" plot "$res" --out "$TMP/report6" --templates "$TMP/tmpl" 2>"$TMP/err"
+rc=$?
+check "plot: a failing gnuplot exits 1 and says so (rc=$rc)" \
+	test "$rc" -eq 1 -a -n "$(grep 'counters: gnuplot (png) exited' "$TMP/err")"
+check "plot: the failure is in index.html" grep -q 'class="failed"' "$TMP/report6/index.html"
