@@ -73,7 +73,7 @@ void res_meta_line(const json_t *meta, char *buf, size_t len)
 		snprintf(where, sizeof(where), "virtualized (%s)", kind);
 	else
 		snprintf(where, sizeof(where), "bare metal");
-	snprintf(buf, len, "kernel %s, %s, %s, %s, preempt=%s, HZ=%.0f, %s", 
+	snprintf(buf, len, "kernel %s, %s, %s, %s, preempt=%s, HZ=%.0f, %s",
 		 res_str(meta, "kernel.release", "?"), res_str(meta, "topology.cpu_model", "?"),
 		 where, res_str(meta, "host", "?"), res_str(meta, "preemption.model", "?"),
 		 res_num(meta, "hz"), res_str(meta, "utc", "?"));
@@ -136,24 +136,16 @@ static int validate(const char *name, json_t *doc, char *err, size_t len)
 	if (!json_is_array(results))
 		return verr(err, len, name, "results: %s", results ? "must be a list" : "missing");
 	json_array_foreach(results, i, r) {
-		static const struct {
-			const char *key;
-			int (*is)(const json_t *);
-			const char *what;
-		} need[] = {
-			{ "workload", NULL, "a string" },
-			{ "params", NULL, "an object" },
-			{ "status", NULL, "a string" },
-		};
+		static const char *const need[] = { "workload", "params", "status" };
 
 		if (!json_is_object(r))
 			return verr(err, len, name, "results[%zu]: must be an object", i);
 		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
-			json_t *v = json_object_get(r, need[k].key);
+			json_t *v = json_object_get(r, need[k]);
 			int good = k == 1 ? json_is_object(v) : json_is_string(v);
 
 			if (!good)
-				return verr(err, len, name, "results[%zu].%s: %s", i, need[k].key,
+				return verr(err, len, name, "results[%zu].%s: %s", i, need[k],
 					    v ? (k == 1 ? "must be an object" : "must be a string")
 					      : "missing");
 		}
