@@ -221,7 +221,10 @@ report() {
 		echo "rerun the failed tasks: ./run.sh $again $plan --resume${dir:+ --results $dir}"
 		return 1
 	fi
-	[ "$(count missing)" -eq 0 ] || return 1
+	if [ "$(count "done")" -ne "${#ids[@]}" ]; then
+		echo "$name: $(( ${#ids[@]} - $(count "done") )) of ${#ids[@]} tasks not finished"
+		return 1
+	fi
 	echo "$name: all ${#ids[@]} results in $dir/"
 }
 
@@ -250,7 +253,9 @@ if [ "$resume" = 1 ]; then
 	[ $((q + r)) -eq 0 ] || log "resume: $((q + r)) tasks are still queued or running: left alone"
 	log "resume: ${#todo[@]} of ${#ids[@]} tasks to run"
 fi
-printf '%s\n' "$tsv" >"$logs/jobs.tsv"
+# Atomically: tasks of an earlier submission may be reading it right now.
+printf '%s\n' "$tsv" >"$logs/jobs.tsv.tmp.$$"
+mv -f "$logs/jobs.tsv.tmp.$$" "$logs/jobs.tsv"
 cp -f "$plan" "$logs/plan.json"
 for id in "${todo[@]}"; do
 	rm -f "$dir/$id.json" "$logs/$id.rc" "$logs/$id.job"
