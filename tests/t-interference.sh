@@ -35,14 +35,17 @@ else
 	v99=$(jq '.results[0].summary.victim.p99 / 1000 | floor' "$TMP/probe-out.json")
 	vmax=$(jq '.results[0].summary.victim.max / 1000 | floor' "$TMP/probe-out.json")
 	echo "# cyclictest p99 ${c99} us max ${cmax} us; victim probe p99 ${v99} us max ${vmax} us"
-	# p99 is a dense statistic: within 25% or 20 us.  max is one sample of
-	# a heavy tail bounded by the 4 ms tick at HZ=250: one stall more or
-	# less decides it (seen here: 704..4209 us from either tool), so the
-	# two must agree within a factor 8 -- a probe off by 10x still fails.
+	# p99 is a dense statistic: within 25% or 20 us.  The max is one
+	# sample of a heavy tail: whether a tick-long stall (4 ms at HZ=250)
+	# lands in a 4 s window is chance, and maxima from 240 to 4209 us were
+	# seen from either tool under this load.  So each tool's max must lie
+	# between its own p99 and 10 ms (2.5 ticks: past that the probe, not
+	# the scheduler, would be wrong); the pair is printed above.
 	check "interference: probe p99 ${v99} us agrees with cyclictest ${c99} us (25% or 20 us)" \
 		awk -v a="$v99" -v b="$c99" 'BEGIN { d = a - b; if (d < 0) d = -d; m = 0.25 * b; if (m < 20) m = 20; exit !(d <= m) }'
-	check "interference: probe max ${vmax} us agrees with cyclictest ${cmax} us (factor 8)" \
-		awk -v a="$vmax" -v b="$cmax" 'BEGIN { exit !(a <= 8 * b && b <= 8 * a) }'
+	check "interference: probe max ${vmax} us and cyclictest max ${cmax} us both in [p99, 10 ms]" \
+		awk -v a="$vmax" -v b="$cmax" -v pa="$v99" -v pb="$c99" \
+			'BEGIN { exit !(a >= pa && b >= pb && a <= 10000 && b <= 10000) }'
 fi
 
 # --- the probe's result shape, from ci.json's victim run
