@@ -2,7 +2,8 @@
 # run.sh - the entry point.
 #   ./run.sh [--config FILE] [--out FILE.json] [--quiet] [--no-plot]
 #   ./run.sh --vm [--config FILE] [--out FILE.json] [vm options, see scripts/vm.sh --help]
-#   ./run.sh --slurm PLAN.json [--partition P] [--resume] | --local PLAN.json
+#   ./run.sh --slurm PLAN.json [--partition P] [--resume] [--no-wait] [--results DIR]
+#   ./run.sh --local PLAN.json [--resume] | --status PLAN.json
 # Installs missing Debian packages when root, builds if needed, runs the
 # suite (configs/quick.json by default), writes results/<utc>-<host>-<kernel>.json,
 # prints the table and renders plots/<run>/.
@@ -10,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 usage() {
-	sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 mode=host config=configs/quick.json out="" quiet="" plot=1
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=--quiet; shift ;;
 	--no-plot) plot=0; shift ;;
 	--vm) mode=vm; shift ;;
-	--slurm | --local) mode=${1#--}; pass+=("$2"); shift 2 ;;
+	--slurm | --local | --status) mode=${1#--}; pass+=("$2"); shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*)
 		if [ "$mode" = host ]; then
@@ -50,7 +51,7 @@ vm)
 	[ -n "$out" ] || out="results/${stamp}-$(uname -n)-vm.json"
 	scripts/vm.sh --config "$config" --out "$out" "${pass[@]}"
 	;;
-slurm | local)
+slurm | local | status)
 	exec scripts/slurm.sh "--$mode" "${pass[@]}"
 	;;
 esac
