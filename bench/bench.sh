@@ -293,7 +293,8 @@ for n in "${scale_n[@]}"; do
 		  met: (if $n == 512 then ($rss <= 65536 and ($wall - $d) <= 1) else null end)}' | add
 done
 # JSON size against threads: least squares, and how far from a line it is.
-jq -s '[.[] | select(.section == "scale")] as $s
+# Failed points (no result document to size) are left out of the fit.
+jq -s '[.[] | select(.section == "scale" and .status == "ok")] as $s
 	| ($s | length) as $k | ($s | map(.threads) | add / $k) as $mx
 	| ($s | map(.json_bytes) | add / $k) as $my
 	| ($s | map((.threads - $mx) * (.json_bytes - $my)) | add) as $sxy
