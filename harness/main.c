@@ -16,12 +16,6 @@
 #include "workload.h"
 
 #define EXIT_USAGE 2
-#ifndef SB_VERSION
-#define SB_VERSION "0.1.0"
-#endif
-#ifndef SB_GIT_REV
-#define SB_GIT_REV "unknown"
-#endif
 
 static void run_usage(FILE *f)
 {

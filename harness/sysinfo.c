@@ -19,12 +19,6 @@
 #include "slice.h"
 #include "topo.h"
 
-#ifndef SB_VERSION
-#define SB_VERSION "0.1.0"
-#endif
-#ifndef SB_GIT_REV
-#define SB_GIT_REV "unknown"
-#endif
 
 static char *read_text(const char *path)
 {

@@ -4,6 +4,14 @@
 
 #include <jansson.h>
 
+/* The Makefile passes both; these only cover a build without it. */
+#ifndef SB_VERSION
+#define SB_VERSION "0.1.0"
+#endif
+#ifndef SB_GIT_REV
+#define SB_GIT_REV "unknown"
+#endif
+
 /* {kernel, cmdline, kconfig, preemption, hz, slice_extension, topology,
  *  virtualization, glibc, compiler, host, ...}; needs topo_init() first. */
 json_t *sysinfo_json(void);
