@@ -49,7 +49,7 @@ enum wl_slice_policy {
 		int gseen_ = 0; /* SP_HOG: grant seen at the previous op */                \
 		unsigned every_ = (KIND) == LOOP_EVERY ? 1 : t->sample_every;             \
 		unsigned count_ = every_;                                                  \
-		int phase_ = atomic_load_explicit(&sh_->phase, memory_order_acquire);      \
+		int phase_ = PH_NONE; /* a late starter must still see PH_STOP */        \
 		for (;;) {                                                                 \
 			/* relaxed: the phase only bounds the window, it orders nothing */ \
 			int p_ = atomic_load_explicit(&sh_->phase, memory_order_relaxed);  \

@@ -389,35 +389,43 @@ static uint64_t rep_total_ops(const struct rep *r)
 int runner_torture(const struct workload_ops *ops, const json_t *params,
 		   uint64_t ops_per_thread, uint64_t *counted, char *reason, size_t len)
 {
-	struct rep r;
+	struct rep *rp = malloc(sizeof(*rp)); /* leaked with stuck threads, as in runner_run */
 	const char *why;
+	int rc;
 
+	if (!rp)
+		abort();
 	tm_calibrate();
-	if (rep_start(&r, ops, params, ops_per_thread, PH_MEASURE)) {
-		snprintf(reason, len, "%s", r.err);
-		rep_free(&r);
+	if ((rc = rep_start(rp, ops, params, ops_per_thread, PH_MEASURE))) {
+		snprintf(reason, len, "%s", rp->err);
+		if (rc != -2) {
+			rep_free(rp);
+			free(rp);
+		}
 		return -1;
 	}
 	/* Lock threads end after their quota; then the noise hogs are told. */
-	if (rep_join_range(&r, r.n, UINT64_C(600) * 1000000000ull)) {
-		snprintf(reason, len, "%s", r.err);
+	if (rep_join_range(rp, rp->n, UINT64_C(600) * 1000000000ull)) {
+		snprintf(reason, len, "%s", rp->err);
 		return -1;
 	}
-	atomic_store(&r.sh.phase, PH_STOP);
-	if (rep_join(&r, JOIN_GRACE_NS)) {
-		snprintf(reason, len, "%s", r.err);
+	atomic_store(&rp->sh.phase, PH_STOP);
+	if (rep_join(rp, JOIN_GRACE_NS)) {
+		snprintf(reason, len, "%s", rp->err);
 		return -1;
 	}
-	if ((why = rep_init_failure(&r))) {
+	if ((why = rep_init_failure(rp))) {
 		snprintf(reason, len, "%s", why);
-		rep_free(&r);
+		rep_free(rp);
+		free(rp);
 		return -1;
 	}
-	*counted = r.sh.lines[0].v;
-	int bad = r.sh.lines[0].v != rep_total_ops(&r) ||
-		  rep_total_ops(&r) != ops_per_thread * r.n;
+	*counted = rp->sh.lines[0].v;
+	int bad = rp->sh.lines[0].v != rep_total_ops(rp) ||
+		  rep_total_ops(rp) != ops_per_thread * rp->n;
 
-	rep_free(&r);
+	rep_free(rp);
+	free(rp);
 	return bad;
 }
 
@@ -743,37 +751,41 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	double warm = json_number_value(json_object_get(params, "warmup_s"));
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
-	struct rep r;
+	/* On the heap: when a thread is stuck the run returns and leaves the
+	 * threads running on r until the child exits, so r must outlive this
+	 * frame (it is leaked then, on purpose). */
+	struct rep *rp = malloc(sizeof(*rp));
 
 	json_object_set_new(res, "workload", json_string(ops->name));
 	json_object_set_new(res, "params", json_deep_copy(params));
 	json_object_set_new(res, "repetitions", reps);
-	if (!opss || !jain || !acc)
+	if (!opss || !jain || !acc || !rp)
 		abort();
 	tm_calibrate();
 	if (ops->measure) {
 		free(opss);
 		free(jain);
 		free(acc);
+		free(rp);
 		return measure_run(ops, params, res);
 	}
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
-		int rc = rep_start(&r, ops, params, UINT64_MAX, PH_WARMUP);
+		int rc = rep_start(rp, ops, params, UINT64_MAX, PH_WARMUP);
 
-		json_object_set_new(res, "nthreads", json_integer(r.n));
+		json_object_set_new(res, "nthreads", json_integer(rp->n));
 		if (rc) {
-			status_result(res, "failed", r.err);
+			status_result(res, "failed", rp->err);
 			if (rc == -2)
 				return res; /* threads parked at the gate: no clean way out */
-			rep_free(&r);
+			rep_free(rp);
 			goto out;
 		}
-		if ((why = rep_init_failure(&r))) {
-			atomic_store(&r.sh.phase, PH_STOP);
-			rep_join(&r, JOIN_GRACE_NS);
+		if ((why = rep_init_failure(rp))) {
+			atomic_store(&rp->sh.phase, PH_STOP);
+			rep_join(rp, JOIN_GRACE_NS);
 			status_result(res, ops->slice ? "unsupported" : "failed", why);
-			rep_free(&r);
+			rep_free(rp);
 			goto out;
 		}
 		struct rseq_stats rs0, rs1;
@@ -782,18 +794,18 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		rseq_stats_read(&rs0);
 		uint64_t t0 = tm_now_ns();
 
-		atomic_store(&r.sh.phase, PH_MEASURE);
+		atomic_store(&rp->sh.phase, PH_MEASURE);
 		tm_sleep_ns((uint64_t)(dur * 1e9));
-		atomic_store(&r.sh.phase, PH_STOP);
+		atomic_store(&rp->sh.phase, PH_STOP);
 		uint64_t t1 = tm_now_ns();
 
 		rseq_stats_read(&rs1);
-		if (rep_join(&r, JOIN_GRACE_NS)) {
-			status_result(res, "failed", r.err);
-			return res; /* stuck threads still use r: leave it to _exit */
+		if (rep_join(rp, JOIN_GRACE_NS)) {
+			status_result(res, "failed", rp->err);
+			return res; /* stuck threads still use *rp: leaked, _exit ends them */
 		}
 		int excl;
-		json_t *rj = rep_collect(&r, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
+		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
 		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
 		rseq_acc(acc, &rs0, &rs1);
@@ -803,13 +815,13 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 
 			snprintf(msg, sizeof(msg),
 				 "mutual exclusion violated: shared counter %llu != %llu operations",
-				 (unsigned long long)r.sh.lines[0].v,
-				 (unsigned long long)rep_total_ops(&r));
+				 (unsigned long long)rp->sh.lines[0].v,
+				 (unsigned long long)rep_total_ops(rp));
 			status_result(res, "failed", msg);
-			rep_free(&r);
+			rep_free(rp);
 			goto out;
 		}
-		rep_free(&r);
+		rep_free(rp);
 	}
 	status_result(res, "ok", NULL);
 	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, nrep));
@@ -820,6 +832,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
 	json_object_set_new(res, "histograms", hg);
 out:
+	free(rp);
 	free(opss);
 	free(jain);
 	free(acc);

@@ -17,7 +17,9 @@
 #include "keys.h"
 #include "slice.h"
 
-enum wl_phase { PH_WARMUP, PH_MEASURE, PH_STOP };
+/* PH_NONE is no phase yet: what a thread loop starts from, so a thread
+ * that first runs after the stop still sees a change and leaves. */
+enum wl_phase { PH_NONE = -1, PH_WARMUP, PH_MEASURE, PH_STOP };
 
 /* Loop variants: LOOP_BARE has no timing code at all (the reference for
  * the harness's own overhead), LOOP_EVERY times every operation. */
