@@ -41,7 +41,7 @@ table() { # table RESULT.json
 	 elif .section == "machine_load" then
 		"| machine | CPU taken by other processes during the bench (share of \(.cpus) PUs) | \(.other_share | f(3)) | | | loadavg \(.loadavg | split(" ") | .[0:3] | join(" ")) |"
 	 elif .section == "scale" then
-		"| scale, futex on all PUs | \(.threads) threads: setup+teardown s, peak RSS MiB, JSON KiB, write ms | \(.setup_teardown_s | f(3)), \(.max_rss_kib / 1024 | f(1)), \(.json_bytes / 1024 | f(1)), \(.write_s * 1000 | f(2)) | | \(if .target then "<= 1 s, <= 64 MiB" else "" end) | \(.met | yn) |"
+		"| scale, futex on all PUs | \(.threads) threads: setup+teardown s, peak RSS MiB, JSON KiB (keep summary), write ms | \(.setup_teardown_s | f(3)), \(.max_rss_kib / 1024 | f(1)), \(.json_bytes / 1024 | f(1)) (\((.json_bytes_keep_summary // 0) / 1024 | f(1))), \(.write_s * 1000 | f(2)) | | \(if .target then "<= 1 s, <= 64 MiB" else "" end) | \(.met | yn) |"
 	 elif .section == "scale_fit" then
 		"| scale | JSON bytes per thread (linear fit, r2) | \(.bytes_per_thread | f(0)) (+\(.intercept_bytes | f(0))), r2 \(.r2 | f(4)) | | r2 >= 0.99 | \(.met | yn) |"
 	 elif .status == "ok" or .status == "failed" then
@@ -283,12 +283,18 @@ for n in "${scale_n[@]}"; do
 	t1=$(now)
 	read -r _ rss <"$W/time.txt"
 	wc=$("$BIN/writecost" "$W/s-out.json" "$W" 5)
+	# The same point with keep: "summary": what the size is without the
+	# per-thread arrays and histogram buckets.
+	jq '.runs[0].keep = "summary"' "$W/s.json" >"$W/s-sum.json"
+	rm -f "$W/s-sum-out.json"
+	"$SB" run -c "$W/s-sum.json" -o "$W/s-sum-out.json" -q
 	jq -n --argjson n "$n" --argjson d "$sd" --argjson wall "$(jq -n "$t1 - $t0")" \
 		--argjson rss "$rss" --argjson bytes "$(stat -c %s "$W/s-out.json")" --argjson wc "$wc" \
+		--argjson sbytes "$(stat -c %s "$W/s-sum-out.json")" \
 		--argjson st "$(jq -c '.results[0] | {status, reason}' "$W/s-out.json")" \
 		'{section: "scale", workload: "futex", threads: $n, status: $st.status, reason: $st.reason,
 		  planned_s: $d, wall_s: $wall, setup_teardown_s: ($wall - $d), max_rss_kib: $rss,
-		  json_bytes: $bytes, write_s: $wc.median_s,
+		  json_bytes: $bytes, json_bytes_keep_summary: $sbytes, write_s: $wc.median_s,
 		  target: (if $n == 512 then {max_rss_kib: 65536, max_setup_teardown_s: 1} else null end),
 		  met: (if $n == 512 then ($rss <= 65536 and ($wall - $d) <= 1) else null end)}' | add
 done

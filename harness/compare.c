@@ -56,9 +56,9 @@ const struct cmp_metric cmp_metrics[] = {
 };
 
 /* Run keys that do not define a point: how long or how often it was
- * measured, and the watchdog.  Pairing ignores them. */
+ * measured, what was kept, and the watchdog.  Pairing ignores them. */
 static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
-					    "repetitions", "events", NULL };
+					    "repetitions", "events", "keep", NULL };
 
 static int ignored(const char *k)
 {

@@ -88,6 +88,12 @@ static int check_value(struct ctx *c, const struct key_desc *k, const json_t *v,
 		if (strcmp(s, "sampled") && strcmp(s, "bare") && strcmp(s, "every"))
 			return fail(c, path, "\"%s\" is not one of sampled, bare, every", s);
 	}
+	if (!strcmp(k->name, "keep")) {
+		const char *s = json_string_value(v);
+
+		if (strcmp(s, "all") && strcmp(s, "summary"))
+			return fail(c, path, "\"%s\" is not one of all, summary", s);
+	}
 	return 0;
 }
 

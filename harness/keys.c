@@ -42,6 +42,8 @@ const struct key_desc run_keys[] = {
 	  "debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)" },
 	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
 	  "watchdog; 0 = repetitions*(warmup+duration)+30 s" },
+	{ "keep", KT_STR, "\"all\"", 0, 0, "",
+	  "all | summary (drop per-thread arrays and histogram buckets: size flat in threads)" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 

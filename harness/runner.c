@@ -650,6 +650,26 @@ static json_t *rseq_summary(struct run_acc *acc)
 			 "sabort", acc->rseq[4]);
 }
 
+/* keep: "summary": what grows with the thread count goes, the summaries
+ * and per-repetition totals (all that compare reads) stay. */
+static void keep_summary(json_t *res)
+{
+	size_t i;
+	json_t *rep;
+
+	json_array_foreach(json_object_get(res, "repetitions"), i, rep) {
+		const char *name;
+		json_t *ev;
+
+		json_object_del(rep, "threads");
+		json_object_del(rep, "noise");
+		json_object_foreach(json_object_get(rep, "counters"), name, ev)
+			if (json_is_object(ev))
+				json_object_del(ev, "per_thread");
+	}
+	json_object_del(res, "histograms");
+}
+
 static json_t *status_result(json_t *res, const char *status, const char *reason)
 {
 	json_object_set_new(res, "status", json_string(status));
@@ -832,6 +852,8 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
 	json_object_set_new(res, "histograms", hg);
 out:
+	if (!strcmp(pstr(params, "keep"), "summary"))
+		keep_summary(res);
 	free(rp);
 	free(opss);
 	free(jain);

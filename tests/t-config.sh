@@ -45,6 +45,7 @@ bad foreign-key 'runs\[0\]\.spin_budget: not a key of the workload\(s\) of this 
 	'{"runs": [{"workload": "spin-tas", "spin_budget": 10}]}'
 bad empty-list 'runs\[0\]\.noise: empty list' '{"runs": [{"noise": []}]}'
 bad bad-loop 'runs\[0\]\.loop: "fast" is not one of sampled, bare, every' '{"runs": [{"loop": "fast"}]}'
+bad bad-keep 'runs\[0\]\.keep: "threads" is not one of all, summary' '{"runs": [{"keep": "threads"}]}'
 bad duplicate-key "duplicate object key" '{"runs": [{"noise": 1, "noise": 2}]}'
 
 "$SB" run --config "$TMP/missing.json" --quiet 2>"$TMP/err"

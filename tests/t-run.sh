@@ -56,3 +56,19 @@ fi
 check "run: no temp file left beside the result" test -z "$(find "$TMP" -name '.*.tmp.*')"
 mode=$(stat -c %a "$out")
 check "run: result file is world-readable like any other output (mode $mode)" test "$mode" = 644
+
+# keep: "summary" drops what grows with the thread count: the file is as
+# large at 64 threads as at 4, and the summary compare reads is intact.
+for n in 4 64; do
+	printf '{"name": "keep", "runs": [{"workload": "futex", "threads": %d, "repetitions": 2,
+	  "duration_s": 0.05, "warmup_s": 0, "keep": "summary"}]}' "$n" >"$TMP/keep.json"
+	"$SB" run -c "$TMP/keep.json" -o "$TMP/keep-$n.json" -q || notok "run: keep summary at $n threads"
+done
+s4=$(stat -c %s "$TMP/keep-4.json") s64=$(stat -c %s "$TMP/keep-64.json")
+check "run: keep summary: $s64 bytes at 64 threads vs $s4 at 4 (within 10%)" \
+	test $((s64 * 10)) -le $((s4 * 11))
+check "run: keep summary: no per-thread arrays or buckets, summary and repetitions kept" \
+	jq -e '.results[0] | .status == "ok" and (has("histograms") | not)
+	       and all(.repetitions[]; (has("threads") | not) and .ops_per_sec > 0
+	               and all(.counters // {} | .[]; has("per_thread") | not))
+	       and .summary.ops_per_sec.median > 0 and .summary.hold_ns.p99 > 0' "$TMP/keep-64.json"
