@@ -68,23 +68,24 @@ check: all $(TEST_BIN) $(BUILD)/slicebench-faults
 	@$(MAKE) --no-print-directory tsan-torture >/dev/null
 	@BUILD=$(BUILD) tests/run.sh
 
-# libFuzzer targets (clang): the config loader, from tests/fuzz/<name>/.
+# libFuzzer targets (clang): the config and result loaders, from tests/fuzz/<name>/.
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?=
 FUZZ_CFLAGS  := -g -O1 -std=gnu11 -pthread -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_SRC     := $(HARNESS_SRC) $(WL_SRC)
+FUZZ_BIN     := build/fuzz/fuzz_config build/fuzz/fuzz_result
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) | build/.deps-ok
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
 
 .PHONY: fuzz fuzz-smoke
-fuzz: build/fuzz/fuzz_config
+fuzz: $(FUZZ_BIN)
 	@for f in $^; do n=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$n; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus-$$n tests/fuzz/$$n || exit 1; done
 
 # make check: a fixed number of executions from the seed corpus.
-fuzz-smoke: build/fuzz/fuzz_config
+fuzz-smoke: $(FUZZ_BIN)
 	@for f in $^; do n=$${f##*/fuzz_}; d=$$(mktemp -d); \
 	  $$f -runs=$(or $(FUZZ_RUNS),3000) -seed=1 $$d tests/fuzz/$$n >$$d.log 2>&1; rc=$$?; \
 	  if [ $$rc -eq 0 ]; then echo "ok fuzz: $$n, $$(grep -o 'Done [0-9]* runs' $$d.log)"; \
