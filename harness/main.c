@@ -335,6 +335,7 @@ static int cmd_info(int argc, char **argv)
 extern int cmd_compare(int argc, char **argv) __attribute__((weak));
 extern int cmd_plot(int argc, char **argv) __attribute__((weak));
 extern int cmd_plan(int argc, char **argv) __attribute__((weak));
+extern int cmd_validate(int argc, char **argv) __attribute__((weak));
 
 static void usage(FILE *f)
 {
@@ -349,6 +350,8 @@ static void usage(FILE *f)
 		fprintf(f, "  plot    render gnuplot reports from result files\n");
 	if (cmd_plan)
 		fprintf(f, "  plan    expand a cluster plan into jobs\n");
+	if (cmd_validate)
+		fprintf(f, "  validate check result files against the result schema\n");
 }
 
 int main(int argc, char **argv)
@@ -380,6 +383,8 @@ int main(int argc, char **argv)
 		return cmd_plot(argc - 1, argv + 1);
 	if (!strcmp(verb, "plan") && cmd_plan)
 		return cmd_plan(argc - 1, argv + 1);
+	if (!strcmp(verb, "validate") && cmd_validate)
+		return cmd_validate(argc - 1, argv + 1);
 	fprintf(stderr, "slicebench: unknown verb \"%s\"\n", verb);
 	usage(stderr);
 	return EXIT_USAGE;
