@@ -40,6 +40,13 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+# The objects that print or record the revision are rebuilt when it
+# changes: the stamp is rewritten only then, so results never carry a
+# revision older than the code that produced them.
+REV_STAMP := $(shell mkdir -p $(BUILD) && (echo '$(GIT_REV)' | cmp -s - $(BUILD)/.rev || \
+	echo '$(GIT_REV)' >$(BUILD)/.rev) && echo $(BUILD)/.rev)
+$(BUILD)/harness/main.o $(BUILD)/harness/sysinfo.o: $(REV_STAMP)
+
 $(BUILD)/slicebench: $(BUILD)/harness/main.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

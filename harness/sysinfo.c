@@ -4,6 +4,7 @@
 #include "sysinfo.h"
 
 #include <cpuid.h>
+#include <dirent.h>
 #include <errno.h>
 #include <gnu/libc-version.h>
 #include <stdio.h>
@@ -247,6 +248,32 @@ static json_t *slice_json(void)
 }
 
 /* Provenance when run as a Slurm job step (the plan runner's array tasks). */
+/* The kernel's speculative-execution mitigations in force: what a system
+ * call costs depends on them (retpolines, return thunks, IBPB...). */
+static json_t *vuln_json(void)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	DIR *d = opendir(dir);
+	json_t *o = json_object();
+	struct dirent *e;
+
+	if (!d)
+		return json_pack("{s:s}", "unavailable", strerror(errno));
+	while ((e = readdir(d))) {
+		char path[512], *v;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if ((v = read_text(path))) {
+			json_object_set_new(o, e->d_name, json_string(v));
+			free(v);
+		}
+	}
+	closedir(d);
+	return o;
+}
+
 static json_t *slurm_json(void)
 {
 	static const char *const vars[][2] = {
@@ -288,6 +315,7 @@ json_t *sysinfo_json(void)
 	json_object_set_new(o, "slice_extension", slice_json());
 	json_object_set_new(o, "topology", topo_summary_json());
 	json_object_set_new(o, "virtualization", virt_json());
+	json_object_set_new(o, "cpu_vulnerabilities", vuln_json());
 	json_object_set_new(o, "glibc", json_string(gnu_get_libc_version()));
 	json_object_set_new(o, "compiler", json_string(__VERSION__));
 	if (getenv("SLURM_JOB_ID"))
