@@ -1,0 +1,95 @@
+#!/bin/bash
+# Rerun the studies of FINDINGS.md: each config in the QEMU guest with the
+# patched kernel and on this host, the comparisons, and the plots.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=$REPO/results/reference
+STUDIES=(syscall-vs-atomic rostedt-2023 guzik-question interference)
+WHERE=(vm host)
+SB=$REPO/build/slicebench
+
+usage() {
+	cat <<EOF
+usage: scripts/studies.sh [--out DIR] [--only NAME[,NAME]] [--vm-only | --host-only | --reports-only]
+
+Runs configs/NAME.json for every study (${STUDIES[*]}):
+  DIR/NAME-vm.json     in the guest (scripts/vm.sh, patched kernel)
+  DIR/NAME-host.json   here (slice workloads are unsupported on a kernel
+                       without the extension, with the kernel's reason)
+  DIR/compare/NAME-within-vm.{md,json}  slicebench compare --within: each
+                       workload against the study's baseline in the guest
+  DIR/compare/NAME-host-vs-vm.{md,json} slicebench compare: host, guest
+  DIR/plots/NAME/      slicebench plot of both results
+--reports-only redoes the comparisons and plots from the results in DIR.
+Then FINDINGS.md's numbers can be rechecked with scripts/findings-check.sh.
+Default DIR: results/reference.  Exit: 0 done, 1 a step failed, 2 usage.
+EOF
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
+	--only) IFS=, read -r -a STUDIES <<<"${2:?--only needs names}"; shift 2 ;;
+	--vm-only) WHERE=(vm); shift ;;
+	--host-only) WHERE=(host); shift ;;
+	--reports-only) WHERE=(); shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "studies.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+done
+for s in "${STUDIES[@]}"; do
+	[ -f "$REPO/configs/$s.json" ] || { echo "studies.sh: no configs/$s.json" >&2; exit 2; }
+done
+make -C "$REPO" -s
+mkdir -p "$OUT"
+
+# The workload each study's --within comparison is relative to.
+baseline() {
+	case $1 in
+	rostedt-2023 | interference) echo spin-tas ;;
+	guzik-question) echo adaptive ;;
+	*) echo "" ;;
+	esac
+}
+
+for s in "${STUDIES[@]}"; do
+	for w in "${WHERE[@]+"${WHERE[@]}"}"; do
+		f=$OUT/$s-$w.json
+		echo "studies.sh: $s ($w)" >&2
+		t0=$(date +%s)
+		if [ "$w" = vm ]; then
+			"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
+				--meta "study=$s"
+		else
+			(cd "$REPO" && "$SB" run --config "configs/$s.json" --out "$f" --force --quiet \
+				--meta "study=$s")
+			# A published result keeps the host's kernel release and
+			# config, not its boot command line (site-specific).
+			jq '.meta.cmdline = "(omitted in published results)"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+		fi
+		echo "studies.sh: $s ($w) took $(($(date +%s) - t0)) s" >&2
+	done
+	# From inside DIR, with bare file names: the reports name the files,
+	# never the directory they were made in.
+	(
+		cd "$OUT"
+		b=$(baseline "$s")
+		mkdir -p compare
+		if [ -n "$b" ] && [ -f "$s-vm.json" ]; then
+			for fmt in markdown json; do
+				"$SB" compare --within "$s-vm.json" --baseline "$b" -f $fmt \
+					-o "compare/$s-within-vm.${fmt/markdown/md}"
+			done
+		fi
+		if [ -f "$s-vm.json" ] && [ -f "$s-host.json" ]; then
+			for fmt in markdown json; do
+				"$SB" compare "$s-host.json" "$s-vm.json" -f $fmt \
+					-o "compare/$s-host-vs-vm.${fmt/markdown/md}"
+			done
+		fi
+		ins=()
+		for w in vm host; do [ -f "$s-$w.json" ] && ins+=("$s-$w.json"); done
+		"$SB" plot "${ins[@]}" --out "plots/$s"
+	)
+done
