@@ -80,6 +80,10 @@ if [ -f "$P" ]; then
 		check "$P" "vm: $w ok with grants > 0" \
 			"len(r('$w')) > 0 and all(x['status'] == 'ok' for x in r('$w')) and sum(get(x, 'summary.slice.grants', 0) for x in r('$w')) > 0"
 	done
+	# Every run counts its critical sections on a shared line: at 8 threads
+	# per PU with noise this is the slice workloads' torture in the guest.
+	check "$P" "vm: slice torture at 8x with noise: exact counts in every repetition" \
+		"len([x for x in d['results'] if x.get('label') == 'torture-8x']) == 2 and all(x['status'] == 'ok' and all(rp['exclusion_ok'] and rp['ops'] > 0 for rp in x['repetitions']) for x in d['results'] if x.get('label') == 'torture-8x')"
 	check "$P" "vm: rseq/stats sgrant grew during the run" "get(d, 'meta.rseq_stats.delta.sgrant', 0) > 0"
 else
 	notok "vm: patched result written"
