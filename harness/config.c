@@ -9,21 +9,24 @@
 
 #include "topo.h"
 
-struct ctx {
-	const char *file;
-	char *err;
-	size_t len;
-};
-
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
+int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[768];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(c->err, c->len, "%s: %s: %s", c->file, path, msg);
+	return -1;
+}
+
+int cfg_fail_parse(struct cfg_ctx *c, const json_error_t *je)
+{
+	if (je->line < 0)
+		snprintf(c->err, c->len, "%s: %s", c->file, je->text);
+	else
+		snprintf(c->err, c->len, "%s:%d:%d: %s", c->file, je->line, je->column, je->text);
 	return -1;
 }
 
@@ -38,22 +41,22 @@ static void known_workloads(char *buf, size_t len)
 }
 
 /* One scalar value of key k at path. */
-static int check_value(struct ctx *c, const struct key_desc *k, const json_t *v,
+static int check_value(struct cfg_ctx *c, const struct key_desc *k, const json_t *v,
 		       const char *path)
 {
 	char msg[256];
 
 	if (key_check(k, v, msg, sizeof(msg)))
-		return fail(c, path, "%s", msg);
+		return cfg_fail(c, path, "%s", msg);
 	if (!strcmp(k->name, "workload") && !wl_find(json_string_value(v))) {
 		char names[512];
 
 		known_workloads(names, sizeof(names));
-		return fail(c, path, "unknown workload \"%s\" (known: %s)", json_string_value(v),
-			    names);
+		return cfg_fail(c, path, "unknown workload \"%s\" (known: %s)",
+				json_string_value(v), names);
 	}
 	if (!strcmp(k->name, "pin") && topo_check_pin(json_string_value(v), msg, sizeof(msg)))
-		return fail(c, path, "%s", msg);
+		return cfg_fail(c, path, "%s", msg);
 	if (k->type == KT_OBJ && json_is_object(v)) {
 		const char *name;
 		json_t *m;
@@ -67,38 +70,40 @@ static int check_value(struct ctx *c, const struct key_desc *k, const json_t *v,
 			if (!s) {
 				const char *near = key_suggest(name, tabs, 1);
 
-				return near ? fail(c, sub, "unknown key (did you mean \"%s\"?)", near)
-					    : fail(c, sub, "unknown key");
+				return near ? cfg_fail(c, sub, "unknown key (did you mean \"%s\"?)",
+						       near)
+					    : cfg_fail(c, sub, "unknown key");
 			}
 			if (key_check(s, m, msg, sizeof(msg)))
-				return fail(c, sub, "%s", msg);
+				return cfg_fail(c, sub, "%s", msg);
 			if (!strcmp(name, "policy") && strcmp(json_string_value(m), "other") &&
 			    strcmp(json_string_value(m), "fifo"))
-				return fail(c, sub, "\"%s\" is not one of other, fifo",
-					    json_string_value(m));
+				return cfg_fail(c, sub, "\"%s\" is not one of other, fifo",
+						json_string_value(m));
 		}
 	}
 	if (!strcmp(k->name, "slice_ext_nsec") && json_integer_value(v) &&
 	    json_integer_value(v) < 5000)
-		return fail(c, path, "%lld is below the kernel's 5000 ns minimum (0 = leave as is)",
-			    (long long)json_integer_value(v));
+		return cfg_fail(c, path,
+				"%lld is below the kernel's 5000 ns minimum (0 = leave as is)",
+				(long long)json_integer_value(v));
 	if (!strcmp(k->name, "loop")) {
 		const char *s = json_string_value(v);
 
 		if (strcmp(s, "sampled") && strcmp(s, "bare") && strcmp(s, "every"))
-			return fail(c, path, "\"%s\" is not one of sampled, bare, every", s);
+			return cfg_fail(c, path, "\"%s\" is not one of sampled, bare, every", s);
 	}
 	if (!strcmp(k->name, "keep")) {
 		const char *s = json_string_value(v);
 
 		if (strcmp(s, "all") && strcmp(s, "summary"))
-			return fail(c, path, "\"%s\" is not one of all, summary", s);
+			return cfg_fail(c, path, "\"%s\" is not one of all, summary", s);
 	}
 	return 0;
 }
 
 /* A key's value: a scalar or a non-empty list of scalars. */
-static int check_key(struct ctx *c, const struct key_desc *k, const json_t *v, const char *path)
+static int check_key(struct cfg_ctx *c, const struct key_desc *k, const json_t *v, const char *path)
 {
 	char sub[256];
 	size_t i;
@@ -107,7 +112,7 @@ static int check_key(struct ctx *c, const struct key_desc *k, const json_t *v, c
 	if (!json_is_array(v) || k->type == KT_LIST)
 		return check_value(c, k, v, path);
 	if (!json_array_size(v))
-		return fail(c, path, "empty list");
+		return cfg_fail(c, path, "empty list");
 	json_array_foreach(v, i, e) {
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
 		if (check_value(c, k, e, sub))
@@ -153,7 +158,8 @@ static const struct key_desc *lookup(const char *name, const struct key_desc **t
 }
 
 /* Checks a defaults or run object; wl_scope = its "workload" value or NULL. */
-static int check_run_obj(struct ctx *c, const json_t *o, const char *path, const json_t *wl_scope)
+static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
+			 const json_t *wl_scope)
 {
 	const struct key_desc *tabs[64];
 	const char *name;
@@ -161,7 +167,7 @@ static int check_run_obj(struct ctx *c, const json_t *o, const char *path, const
 	char sub[256];
 
 	if (!json_is_object(o))
-		return fail(c, path, "must be an object");
+		return cfg_fail(c, path, "must be an object");
 	/* "workload" first: the other keys are looked up in its tables. */
 	v = json_object_get(o, "workload");
 	snprintf(sub, sizeof(sub), "%s.workload", path);
@@ -173,7 +179,7 @@ static int check_run_obj(struct ctx *c, const json_t *o, const char *path, const
 		snprintf(sub, sizeof(sub), "%s.%s", path, name);
 		if (!strcmp(name, "label")) {
 			if (!json_is_string(v))
-				return fail(c, sub, "must be a string");
+				return cfg_fail(c, sub, "must be a string");
 			continue;
 		}
 		const struct key_desc *k = lookup(name, tabs, ntabs);
@@ -186,10 +192,10 @@ static int check_run_obj(struct ctx *c, const json_t *o, const char *path, const
 			const char *near = key_suggest(name, all, nall);
 
 			if (lookup(name, all + 1, nall - 1))
-				return fail(c, sub, "not a key of the workload(s) of this run");
+				return cfg_fail(c, sub, "not a key of the workload(s) of this run");
 			if (near)
-				return fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
-			return fail(c, sub, "unknown key");
+				return cfg_fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
+			return cfg_fail(c, sub, "unknown key");
 		}
 		if (check_key(c, k, v, sub))
 			return -1;
@@ -332,21 +338,16 @@ int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suit
 static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, char *err,
 		      size_t len)
 {
-	struct ctx c = { path, err, len };
+	struct cfg_ctx c = { path, err, len };
 	json_error_t je = *pje;
 	const char *name;
 	json_t *v;
 	size_t i;
 
-	if (!s->root) {
-		if (je.line < 0)
-			snprintf(err, len, "%s: %s", path, je.text);
-		else
-			snprintf(err, len, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-		return -1;
-	}
+	if (!s->root)
+		return cfg_fail_parse(&c, &je);
 	if (!json_is_object(s->root))
-		return fail(&c, "(top level)", "must be an object");
+		return cfg_fail(&c, "(top level)", "must be an object");
 	json_object_foreach(s->root, name, v) {
 		size_t k;
 
@@ -355,8 +356,9 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 				break;
 		if (k == sizeof(suite_keys) / sizeof(suite_keys[0])) {
 			if (key_find(run_keys, name))
-				return fail(&c, name, "unknown key (run keys such as \"%s\" belong "
-						      "in \"defaults\" or a run)", name);
+				return cfg_fail(&c, name, "unknown key (run keys such as \"%s\" "
+							  "belong in \"defaults\" or a run)",
+						name);
 			static const struct key_desc top[] = { { .name = "name" },
 							       { .name = "description" },
 							       { .name = "defaults" },
@@ -366,12 +368,13 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 			const char *near = key_suggest(name, tabs, 1);
 
 			if (near)
-				return fail(&c, name, "unknown key (did you mean \"%s\"?)", near);
-			return fail(&c, name, "unknown key (expected name, description, "
-					      "defaults, runs)");
+				return cfg_fail(&c, name, "unknown key (did you mean \"%s\"?)",
+						near);
+			return cfg_fail(&c, name, "unknown key (expected name, description, "
+						  "defaults, runs)");
 		}
 		if ((!strcmp(name, "name") || !strcmp(name, "description")) && !json_is_string(v))
-			return fail(&c, name, "must be a string");
+			return cfg_fail(&c, name, "must be a string");
 	}
 	json_t *defs = json_object_get(s->root, "defaults");
 	json_t *runs = json_object_get(s->root, "runs");
@@ -379,7 +382,7 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 	if (defs && check_run_obj(&c, defs, "defaults", json_object_get(defs, "workload")))
 		return -1;
 	if (!json_is_array(runs) || !json_array_size(runs))
-		return fail(&c, "runs", "must be a non-empty list of run objects");
+		return cfg_fail(&c, "runs", "must be a non-empty list of run objects");
 	json_array_foreach(runs, i, v) {
 		char p[32];
 

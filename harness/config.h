@@ -29,4 +29,19 @@ void cfg_free(struct cfg_suite *s);
 /* Suite-level keys, for --help and the README. */
 void cfg_print_keys(FILE *f);
 
+/* The error context of the config and plan loaders: the file's name and the
+ * caller's err buffer. */
+struct cfg_ctx {
+	const char *file;
+	char *err;
+	size_t len;
+};
+
+/* Writes "FILE: PATH: message" to c->err; returns -1. */
+int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Writes jansson's parse error as "FILE:LINE:COL: text" (or "FILE: text"
+ * without a position) to c->err; returns -1. */
+int cfg_fail_parse(struct cfg_ctx *c, const json_error_t *je);
+
 #endif

@@ -6,7 +6,6 @@
 
 #include <getopt.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,24 +45,6 @@ static const struct key_desc plan_keys[] = {
 
 static const char *const kernels[] = { "host", "patched", "debian" };
 
-struct ctx {
-	const char *file;
-	char *err;
-	size_t len;
-};
-
-static int fail(struct ctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->len, "%s: %s: %s", c->file, path, msg);
-	return -1;
-}
-
 void plan_print_keys(FILE *f)
 {
 	key_print_table(f, plan_keys);
@@ -71,27 +52,28 @@ void plan_print_keys(FILE *f)
 
 /* Names become directory and file names; tabs and newlines would break the
  * job list that scripts/slurm.sh reads. */
-static int check_name(struct ctx *c, const char *path, const char *s)
+static int check_name(struct cfg_ctx *c, const char *path, const char *s)
 {
 	if (!*s)
-		return fail(c, path, "must not be empty");
+		return cfg_fail(c, path, "must not be empty");
 	for (const char *p = s; *p; p++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p))
-			return fail(c, path, "\"%s\": only letters, digits, '.', '_' and '-'", s);
+			return cfg_fail(c, path, "\"%s\": only letters, digits, '.', '_' and '-'",
+					s);
 	if (*s == '.')
-		return fail(c, path, "\"%s\" must not start with '.'", s);
+		return cfg_fail(c, path, "\"%s\" must not start with '.'", s);
 	return 0;
 }
 
-static int check_text(struct ctx *c, const char *path, const char *s)
+static int check_text(struct cfg_ctx *c, const char *path, const char *s)
 {
 	if (strpbrk(s, "\t\n"))
-		return fail(c, path, "must not contain tabs or newlines");
+		return cfg_fail(c, path, "must not contain tabs or newlines");
 	return 0;
 }
 
 /* Checks the keys of object o against tab; unknown keys get a suggestion. */
-static int check_obj(struct ctx *c, const json_t *o, const char *path,
+static int check_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 		     const struct key_desc *tab)
 {
 	const char *name;
@@ -99,7 +81,7 @@ static int check_obj(struct ctx *c, const json_t *o, const char *path,
 	char sub[256], msg[256];
 
 	if (!json_is_object(o))
-		return fail(c, path, "must be an object");
+		return cfg_fail(c, path, "must be an object");
 	json_object_foreach((json_t *)o, name, v) {
 		const struct key_desc *k = key_find(tab, name);
 
@@ -109,13 +91,13 @@ static int check_obj(struct ctx *c, const json_t *o, const char *path,
 			const char *near = key_suggest(name, tabs, 1);
 
 			if (near)
-				return fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
-			return fail(c, sub, "unknown key");
+				return cfg_fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
+			return cfg_fail(c, sub, "unknown key");
 		}
 		if (!strcmp(name, "machines"))
 			continue; /* a list of objects: checked by load_machines */
 		if (key_check(k, v, msg, sizeof(msg)))
-			return fail(c, sub, "%s", msg);
+			return cfg_fail(c, sub, "%s", msg);
 		if (k->type == KT_STR && check_text(c, sub, json_string_value(v)))
 			return -1;
 		if (k->type == KT_LIST) {
@@ -123,7 +105,7 @@ static int check_obj(struct ctx *c, const json_t *o, const char *path,
 			json_t *e;
 
 			if (json_array_size(v) < (size_t)k->min)
-				return fail(c, sub, "must be a non-empty list");
+				return cfg_fail(c, sub, "must be a non-empty list");
 			json_array_foreach(v, i, e) {
 				char el[300];
 
@@ -145,7 +127,7 @@ static const char *str_or(const json_t *o, const char *k, const char *def)
 	return s ? s : def;
 }
 
-static int load_machines(struct ctx *c, struct plan *p)
+static int load_machines(struct cfg_ctx *c, struct plan *p)
 {
 	json_t *ms = json_object_get(p->root, "machines");
 	size_t i;
@@ -154,16 +136,16 @@ static int load_machines(struct ctx *c, struct plan *p)
 	if (!ms) {
 		p->machines = calloc(1, sizeof(*p->machines));
 		if (!p->machines)
-			return fail(c, "machines", "out of memory");
+			return cfg_fail(c, "machines", "out of memory");
 		p->machines[0] = (struct plan_machine){ "any", "", "" };
 		p->nmachines = 1;
 		return 0;
 	}
 	if (!json_is_array(ms) || !json_array_size(ms) || json_array_size(ms) > 64)
-		return fail(c, "machines", "must be a list of 1..64 machine objects");
+		return cfg_fail(c, "machines", "must be a list of 1..64 machine objects");
 	p->machines = calloc(json_array_size(ms), sizeof(*p->machines));
 	if (!p->machines)
-		return fail(c, "machines", "out of memory");
+		return cfg_fail(c, "machines", "out of memory");
 	json_array_foreach(ms, i, m) {
 		char path[64], sub[80];
 
@@ -172,7 +154,7 @@ static int load_machines(struct ctx *c, struct plan *p)
 			return -1;
 		snprintf(sub, sizeof(sub), "%s.name", path);
 		if (!json_object_get(m, "name"))
-			return fail(c, path, "needs a \"name\"");
+			return cfg_fail(c, path, "needs a \"name\"");
 		struct plan_machine *pm = &p->machines[i];
 
 		pm->name = str_or(m, "name", "any");
@@ -182,14 +164,15 @@ static int load_machines(struct ctx *c, struct plan *p)
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(p->machines[j].name, pm->name))
-				return fail(c, sub, "\"%s\" is already machines[%zu]", pm->name, j);
+				return cfg_fail(c, sub, "\"%s\" is already machines[%zu]", pm->name,
+						j);
 	}
 	p->nmachines = json_array_size(ms);
 	return 0;
 }
 
 /* Each entry of list once: a repeat is what "repetitions" is for. */
-static int check_distinct(struct ctx *c, const json_t *list, const char *key)
+static int check_distinct(struct cfg_ctx *c, const json_t *list, const char *key)
 {
 	size_t i, j;
 
@@ -200,21 +183,21 @@ static int check_distinct(struct ctx *c, const json_t *list, const char *key)
 				char path[64];
 
 				snprintf(path, sizeof(path), "%s[%zu]", key, i);
-				return fail(c, path, "\"%s\" is listed twice (as %s[%zu]); use "
-						     "\"repetitions\" to run it again",
-					    json_string_value(json_array_get(list, i)), key, j);
+				return cfg_fail(c, path, "\"%s\" is listed twice (as %s[%zu]); use "
+							 "\"repetitions\" to run it again",
+						json_string_value(json_array_get(list, i)), key, j);
 			}
 	return 0;
 }
 
-static int load_lists(struct ctx *c, struct plan *p, json_t **configs, json_t **kerns)
+static int load_lists(struct cfg_ctx *c, struct plan *p, json_t **configs, json_t **kerns)
 {
 	size_t i;
 	json_t *e;
 
 	*configs = json_object_get(p->root, "configs");
 	if (!*configs)
-		return fail(c, "configs", "required: a non-empty list of config files");
+		return cfg_fail(c, "configs", "required: a non-empty list of config files");
 	if (check_distinct(c, *configs, "configs"))
 		return -1;
 	json_array_foreach(*configs, i, e) {
@@ -226,7 +209,7 @@ static int load_lists(struct ctx *c, struct plan *p, json_t **configs, json_t **
 		 * not in every array task an hour later. */
 		if (cfg_load(json_string_value(e), &s, cerr, sizeof(cerr))) {
 			cfg_free(&s);
-			return fail(c, path, "%s", cerr);
+			return cfg_fail(c, path, "%s", cerr);
 		}
 		cfg_free(&s);
 	}
@@ -244,20 +227,21 @@ static int load_lists(struct ctx *c, struct plan *p, json_t **configs, json_t **
 				break;
 		snprintf(path, sizeof(path), "kernels[%zu]", i);
 		if (k == sizeof(kernels) / sizeof(kernels[0]))
-			return fail(c, path, "unknown kernel \"%s\" (known: host, patched, debian)",
-				    json_string_value(e));
+			return cfg_fail(c, path,
+					"unknown kernel \"%s\" (known: host, patched, debian)",
+					json_string_value(e));
 	}
 	return check_distinct(c, *kerns, "kernels");
 }
 
-static int expand(struct ctx *c, struct plan *p, const json_t *configs, const json_t *kerns)
+static int expand(struct cfg_ctx *c, struct plan *p, const json_t *configs, const json_t *kerns)
 {
 	p->nconfigs = json_array_size(configs);
 	p->nkernels = json_array_size(kerns);
 	p->njobs = p->nmachines * (size_t)p->reps * p->nconfigs * p->nkernels;
 	p->jobs = calloc(p->njobs, sizeof(*p->jobs));
 	if (!p->jobs)
-		return fail(c, "(top level)", "out of memory");
+		return cfg_fail(c, "(top level)", "out of memory");
 	/* Repetitions outside configs and kernels: the first round of every
 	 * config x kernel runs before any second one, so drift on a node over
 	 * time spreads over all of them instead of biasing one (A/B interleaving). */
@@ -276,22 +260,17 @@ static int expand(struct ctx *c, struct plan *p, const json_t *configs, const js
 
 int plan_load(const char *path, struct plan *p, char *err, size_t len)
 {
-	struct ctx c = { path, err, len };
+	struct cfg_ctx c = { path, err, len };
 	json_error_t je;
 	json_t *configs = NULL, *kerns = NULL;
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
 	p->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!p->root) {
-		if (je.line < 0)
-			snprintf(err, len, "%s: %s", path, je.text);
-		else
-			snprintf(err, len, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-		return -1;
-	}
+	if (!p->root)
+		return cfg_fail_parse(&c, &je);
 	if (!json_is_object(p->root))
-		return fail(&c, "(top level)", "must be an object");
+		return cfg_fail(&c, "(top level)", "must be an object");
 	if (check_obj(&c, p->root, "", plan_keys))
 		return -1;
 
