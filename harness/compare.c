@@ -1219,17 +1219,10 @@ int cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	size_t nd = within ? 1 : (size_t)nfiles;
-	json_t **docs = calloc(nd, sizeof(*docs)), *rep = NULL;
-	const char **names = calloc(nd, sizeof(*names));
+	const char *const *names = within ? &within : (const char *const *)&argv[optind];
+	json_t **docs, *rep = NULL;
 
-	rc = 0;
-	for (size_t i = 0; i < nd && !rc; i++) {
-		names[i] = within ? within : argv[optind + (int)i];
-		if (res_load(names[i], &docs[i], err, sizeof(err))) {
-			fprintf(stderr, "slicebench compare: %s\n", err);
-			rc = 2;
-		}
-	}
+	rc = res_load_all("slicebench compare", names, nd, &docs);
 	if (!rc) {
 		int e = within ? cmp_within(docs[0], names[0], baseline, &o, &rep, err, sizeof(err))
 			       : cmp_docs(docs, names, nd, &o, &rep, err, sizeof(err));
@@ -1263,10 +1256,7 @@ int cmd_compare(int argc, char **argv)
 			rc = 1;
 		}
 	}
-	for (size_t i = 0; i < nd; i++)
-		json_decref(docs[i]);
+	res_free_all(docs, nd);
 	json_decref(rep);
-	free(docs);
-	free(names);
 	return rc;
 }

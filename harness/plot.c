@@ -36,7 +36,7 @@ struct plot {
 struct ctx {
 	const char *outdir, *tmpldir;
 	json_t **docs;
-	const char **names;
+	const char *const *names;
 	size_t ndocs;
 	struct plot plots[MAXPLOTS];
 	size_t nplots;
@@ -963,15 +963,8 @@ int cmd_plot(int argc, char **argv)
 		return 2;
 	}
 	c.ndocs = (size_t)(argc - optind);
-	c.docs = calloc(c.ndocs, sizeof(*c.docs));
-	c.names = calloc(c.ndocs, sizeof(*c.names));
-	for (size_t d = 0; d < c.ndocs && !rc; d++) {
-		c.names[d] = argv[optind + (int)d];
-		if (res_load(c.names[d], &c.docs[d], err, sizeof(err))) {
-			fprintf(stderr, "slicebench plot: %s\n", err);
-			rc = 2;
-		}
-	}
+	c.names = (const char *const *)&argv[optind];
+	rc = res_load_all("slicebench plot", c.names, c.ndocs, &c.docs);
 	if (!rc && mkdir_p(out, err, sizeof(err))) {
 		fprintf(stderr, "slicebench plot: %s\n", err);
 		rc = 2;
@@ -1022,10 +1015,7 @@ int cmd_plot(int argc, char **argv)
 		if (!rc)
 			fprintf(stderr, "slicebench plot: wrote %s/index.html\n", out);
 	}
-	for (size_t d = 0; d < c.ndocs; d++)
-		json_decref(c.docs[d]);
-	free(c.docs);
-	free(c.names);
+	res_free_all(c.docs, c.ndocs);
 	free(abs_out);
 	free(abs_t);
 	json_decref(rep);

@@ -299,3 +299,27 @@ int res_load(const char *path, json_t **doc, char *err, size_t len)
 		return load_dir(path, doc, err, len);
 	return load_file(path, doc, err, len);
 }
+
+int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***docs)
+{
+	char err[8192];
+
+	*docs = calloc(n ? n : 1, sizeof(**docs));
+	if (!*docs) {
+		fprintf(stderr, "%s: out of memory\n", who);
+		return 2;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (res_load(paths[i], &(*docs)[i], err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", who, err);
+			return 2;
+		}
+	return 0;
+}
+
+void res_free_all(json_t **docs, size_t n)
+{
+	for (size_t i = 0; docs && i < n; i++)
+		json_decref(docs[i]);
+	free(docs);
+}

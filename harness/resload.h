@@ -24,6 +24,12 @@ int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc,
  * and whose meta is the first file's plus "files": [names].  A directory
  * with no result file, or one bad file in it, is an error naming it. */
 int res_load(const char *path, json_t **doc, char *err, size_t len);
+/* The inputs of compare and plot: each of paths[0..n) as res_load, into a
+ * new array *docs of n.  0, or 2 (the usage exit status) after printing
+ * "WHO: error" on stderr for the first path that fails; the docs after it
+ * stay NULL.  *docs is set either way: free it with res_free_all. */
+int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***docs);
+void res_free_all(json_t **docs, size_t n);
 
 /* "a.b.c" inside obj; NULL when any step is missing or not an object. */
 json_t *res_get(const json_t *obj, const char *path);
