@@ -65,7 +65,7 @@ full)
 	# 7 alternating pairs: the t interval on 6 degrees of freedom is
 	# 2.45 sigma/sqrt(7), tight enough to resolve 2% on this noisy VM.
 	pairs=7 dur=1 warm=0.2 perf_s=1 sb_s=1
-	parity=(shipped matched-1 matched slack1)
+	parity=(shipped matched-1 matched slack1 nohalt)
 	ovh_wl=(spin-tas futex adaptive slice-spin)
 	hvb_wl=(spin-tas futex adaptive)
 	scale_n=(1 2 8 32 128 512)
@@ -231,7 +231,18 @@ if [[ $phelp == *--runtime* ]]; then
 		[ "$variant" = shipped ] || cs=$(jq '.mean_ns | round' <<<"$sl")
 		pr=(perf bench futex lock-pi -t "$n" -r "$perf_s")
 		[ "$slack" -lt 0 ] || pr=("$BIN/sleepcost" --slack "$slack" --exec "${pr[@]}")
-		pf="[]" sbv="[]" det="[]"
+		pf="[]" sbv="[]" det="[]" idlers=()
+		# nohalt: one SCHED_IDLE spinner per PU keeps the PUs from halting
+		# (any woken thread preempts it at once).  In a VM an idle vCPU
+		# halts, and waking it again is the hypervisor's business: this
+		# variant shows what of the 2-thread gap that costs.
+		if [ "$variant" = nohalt ]; then
+			for c in $(seq 0 $((nthr - 1))); do
+				taskset -c "$(( $(cut -d- -f1 <<<"$cpu0") + c ))" chrt -i 0 \
+					sh -c 'while :; do :; done' &
+				idlers+=($!)
+			done
+		fi
 		for ((i = 0; i < pairs; i++)); do
 			for k in $( ((i % 2)) && echo "sb perf" || echo "perf sb"); do
 				if [ "$k" = perf ]; then
@@ -249,6 +260,7 @@ if [[ $phelp == *--runtime* ]]; then
 				fi
 			done
 		done
+		[ ${#idlers[@]} -eq 0 ] || { kill "${idlers[@]}"; wait "${idlers[@]}" 2>/dev/null || true; }
 		r=$(ratio "$sbv" "$pf")
 		jq -n --arg v "$variant" --argjson n "$n" --argjson cs "$cs" --argjson sl "$sl" \
 			--argjson pf "$pf" --argjson sb "$sbv" --argjson r "$r" --argjson o "$popts" \
