@@ -17,8 +17,8 @@ Runs configs/NAME.json for every study (${STUDIES[*]}):
   DIR/NAME-vm.json     in the guest (scripts/vm.sh, patched kernel)
   DIR/NAME-host.json   here (slice workloads are unsupported on a kernel
                        without the extension, with the kernel's reason)
-  DIR/compare/NAME-within-vm.{md,json}  slicebench compare --within: each
-                       workload against the study's baseline in the guest
+  DIR/compare/NAME-within-vm-BASE.{md,json}  slicebench compare --within:
+                       each workload against baseline BASE in the guest
   DIR/compare/NAME-host-vs-vm.{md,json} slicebench compare: host, guest
   DIR/plots/NAME/      slicebench plot of both results
 --reports-only redoes the comparisons and plots from the results in DIR.
@@ -44,10 +44,11 @@ done
 make -C "$REPO" -s
 mkdir -p "$OUT"
 
-# The workload each study's --within comparison is relative to.
-baseline() {
+# The workloads each study's --within comparisons are relative to.
+baselines() {
 	case $1 in
-	rostedt-2023 | interference) echo spin-tas ;;
+	rostedt-2023) echo spin-tas slice-dry ;;
+	interference) echo spin-tas ;;
 	guzik-question) echo adaptive ;;
 	*) echo "" ;;
 	esac
@@ -74,14 +75,14 @@ for s in "${STUDIES[@]}"; do
 	# never the directory they were made in.
 	(
 		cd "$OUT"
-		b=$(baseline "$s")
 		mkdir -p compare
-		if [ -n "$b" ] && [ -f "$s-vm.json" ]; then
+		for b in $(baselines "$s"); do
+			[ -f "$s-vm.json" ] || continue
 			for fmt in markdown json; do
 				"$SB" compare --within "$s-vm.json" --baseline "$b" -f $fmt \
-					-o "compare/$s-within-vm.${fmt/markdown/md}"
+					-o "compare/$s-within-vm-$b.${fmt/markdown/md}"
 			done
-		fi
+		done
 		if [ -f "$s-vm.json" ] && [ -f "$s-host.json" ]; then
 			for fmt in markdown json; do
 				"$SB" compare "$s-host.json" "$s-vm.json" -f $fmt \
