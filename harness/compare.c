@@ -12,18 +12,18 @@
 #define _GNU_SOURCE
 #include "compare.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "keys.h"
+#include "outfile.h"
 #include "resload.h"
+#include "textfmt.h"
 
 const struct cmp_metric cmp_metrics[] = {
 	{ "ops_per_sec", "ops_per_sec", NULL, "ops_per_sec.mean", "ops/s", 0, 0,
@@ -329,26 +329,6 @@ static char *point_key(const json_t *r, int with_workload, int run_keys_only)
 
 	json_decref(c);
 	return s;
-}
-
-static void val_str(const json_t *v, char *buf, size_t len)
-{
-	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_integer(v))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		snprintf(buf, len, "%g", json_real_value(v));
-	else if (json_is_null(v) || !v)
-		snprintf(buf, len, "off");
-	else if (json_is_object(v))
-		snprintf(buf, len, "on");
-	else {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-
-		snprintf(buf, len, "%s", s ? s : "?");
-		free(s);
-	}
 }
 
 /* "threads=2x pin=oversubscribe:2 victim=on": threads always, then every
@@ -900,19 +880,6 @@ static void row_cells(const json_t *r, int within, struct cells *c)
 	}
 }
 
-static void html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static void print_list(FILE *f, const json_t *rep, const char *key, const char *prefix,
 		       enum cmp_format fmt)
 {
@@ -1124,28 +1091,12 @@ static int cmp_parse_metrics(struct cmp_opts *o, const char *list, char *err, si
 static int cmp_write_out(const char *path, const json_t *rep, enum cmp_format fmt, char *err,
 		  size_t len)
 {
-	char tmp[4096];
-	FILE *f;
+	struct outfile o;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, len, "%s: %s", tmp, strerror(errno));
+	if (!outfile_open(&o, path, err, len))
 		return -1;
-	}
-	cmp_print(f, rep, fmt);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		snprintf(err, len, "%s: %s", tmp, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	cmp_print(o.f, rep, fmt);
+	return outfile_commit(&o, err, len);
 }
 
 int cmd_compare(int argc, char **argv)

@@ -23,7 +23,9 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "outfile.h"
 #include "resload.h"
+#include "textfmt.h"
 
 #define MAXPLOTS 16
 
@@ -67,20 +69,6 @@ static void tag_of(const struct ctx *c, size_t d, char *buf, size_t len, int col
 	snprintf(buf, len, "%s%s", b, colon ? ":" : "");
 }
 
-static void vstr(const json_t *v, char *buf, size_t len)
-{
-	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_integer(v))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		snprintf(buf, len, "%g", json_real_value(v));
-	else if (json_is_object(v))
-		snprintf(buf, len, "on");
-	else
-		snprintf(buf, len, "off");
-}
-
 /* Run keys that are swept axes; a series is a workload plus the values of
  * those that vary across all inputs (except the plot's own x axis). */
 static const char *const axes[] = { "threads", "cs_ns", "think_ns", "noise", "cachelines",
@@ -122,7 +110,14 @@ static void series_name(const struct ctx *c, size_t d, const json_t *r, const ch
 			continue;
 		size_t n = strlen(buf);
 
-		vstr(json_object_get(p, axes[k]), v, sizeof(v));
+		const json_t *x = json_object_get(p, axes[k]);
+
+		/* A boolean or a list, which no run writes for an axis,
+		 * names as "off". */
+		if (json_is_boolean(x) || json_is_array(x))
+			snprintf(v, sizeof(v), "off");
+		else
+			val_str(x, v, sizeof(v));
 		snprintf(buf + n, len - n, "/%s=%s", axes[k], v);
 	}
 	clean(buf);
@@ -711,19 +706,6 @@ static void plot_compare(struct ctx *c, json_t *rep)
 
 /* ---- index.html ---- */
 
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static void meta_rows(FILE *f, const struct ctx *c)
 {
 	json_t *seen = json_array();
@@ -758,11 +740,11 @@ static void meta_rows(FILE *f, const struct ctx *c)
 			}
 			res_meta_line(m, line, sizeof(line));
 			fputs("<tr><td><code>", f);
-			esc(f, c->names[d]);
+			html_esc(f, c->names[d]);
 			fputs("</code></td><td>", f);
-			esc(f, g);
+			html_esc(f, g);
 			fputs("</td><td>", f);
-			esc(f, line);
+			html_esc(f, line);
 			fprintf(f, "</td><td>%zu</td></tr>\n", n);
 		}
 	}
@@ -773,16 +755,14 @@ static void meta_rows(FILE *f, const struct ctx *c)
 static int write_index(const struct ctx *c, const json_t *rep, const char *cmp_err, char *err,
 		       size_t len)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 32];
+	char path[PATH_MAX];
+	struct outfile o;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/index.html", c->outdir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, len, "%s: %s", tmp, strerror(errno));
+	f = outfile_open(&o, path, err, len);
+	if (!f)
 		return -1;
-	}
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
 	      "<title>slicebench report</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:2em;max-width:1100px}\n"
@@ -814,7 +794,7 @@ static int write_index(const struct ctx *c, const json_t *rep, const char *cmp_e
 		} else {
 			fprintf(f, "<p class=\"%s\">%s: ", p->state ? "failed" : "skipped",
 				p->state ? "failed" : "skipped");
-			esc(f, p->note);
+			html_esc(f, p->note);
 			fputs("</p>\n", f);
 		}
 	}
@@ -823,22 +803,11 @@ static int write_index(const struct ctx *c, const json_t *rep, const char *cmp_e
 		cmp_print(f, rep, CMP_HTML);
 	else {
 		fputs("<p class=\"skipped\">", f);
-		esc(f, cmp_err);
+		html_esc(f, cmp_err);
 		fputs("</p>\n", f);
 	}
 	fputs("</body></html>\n", f);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		snprintf(err, len, "%s: %s", tmp, strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&o, err, len);
 }
 
 /* ---- the verb ---- */
