@@ -164,6 +164,33 @@ void cnt_close(struct cnt_thread *ct)
 	ct->leader = -1;
 }
 
+static struct cnt_events keys_ev;
+static struct cnt_thread keys_ct = { .leader = -1 };
+
+json_t *cnt_keys_hold(void)
+{
+	json_t *names = json_pack("[s,s]", "context-switches", "sched:sched_switch");
+	json_t *o = json_object();
+	char err[256];
+
+	if (cnt_encode(names, &keys_ev, err, sizeof(err))) {
+		json_object_set_new(o, "error", json_string(err));
+		json_decref(names);
+		return o;
+	}
+	cnt_open_self(&keys_ev, &keys_ct);
+	for (size_t i = 0; i < keys_ev.n; i++)
+		json_object_set_new(o, json_string_value(json_array_get(names, i)),
+				    json_string(keys_ct.fd[i] >= 0 ? "held" : keys_ct.reason[i]));
+	json_decref(names);
+	return o;
+}
+
+void cnt_keys_release(void)
+{
+	cnt_close(&keys_ct);
+}
+
 /* Multiplexed counts are scaled by enabled/running, as perf stat does. */
 static double scaled(const struct cnt_values *v, size_t i)
 {

@@ -56,6 +56,16 @@ json_t *cnt_json(const struct cnt_events *ev, const struct cnt_thread *ct,
 double cnt_total(const struct cnt_events *ev, const struct cnt_values *v, size_t nthreads,
 		 const char *name);
 
+/* Opens, disabled, on the calling thread, the per-task events whose first
+ * opening switches kernel static keys on (perf_sched_events for any task
+ * event, the sched_switch tracepoint's key), and holds them until
+ * cnt_keys_release().  Every run that opens them again then finds the keys
+ * on: no kernel text is live-patched while workload threads run (a
+ * perturbation on any machine, and under QEMU TCG a race that has crashed
+ * guest kernels in __schedule).  Returns {event: "held" | reason}. */
+json_t *cnt_keys_hold(void);
+void cnt_keys_release(void);
+
 /* debugfs rseq/stats: the sgrant..sabort counters (system-wide). */
 struct rseq_stats {
 	int ok;

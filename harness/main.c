@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "counters.h"
 #include "isolate.h"
 #include "keys.h"
 #include "results.h"
@@ -184,6 +185,7 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	sig_install();
+	json_object_set_new(json_object_get(doc, "meta"), "perf_keys", cnt_keys_hold());
 	json_t *results = json_object_get(doc, "results");
 
 	for (size_t i = 0; i < s.nruns; i++) {
@@ -207,6 +209,7 @@ static int cmd_run(int argc, char **argv)
 		if (sig_pending())
 			break; /* the run in flight is marked "interrupted" */
 	}
+	cnt_keys_release();
 	int sig = sig_pending();
 
 	if (sig)
