@@ -49,7 +49,7 @@ baselines() {
 	case $1 in
 	rostedt-2023) echo spin-tas slice-dry ;;
 	interference) echo spin-tas ;;
-	guzik-question) echo adaptive ;;
+	guzik-question) echo adaptive slice-adaptive-dry ;;
 	*) echo "" ;;
 	esac
 }

@@ -7,7 +7,7 @@
 
 extern const struct workload_ops wl_spin_tas, wl_spin_ticket, wl_futex, wl_adaptive,
 	wl_pthread, wl_pthread_adaptive, wl_futex_pi, wl_slice_spin, wl_slice_adaptive,
-	wl_primitives, wl_cpu_hog, wl_slice_hog, wl_slice_noyield, wl_idle, wl_slice_dry;
+	wl_primitives, wl_cpu_hog, wl_slice_hog, wl_slice_noyield, wl_idle, wl_slice_dry, wl_slice_adaptive_dry;
 
 #ifdef SB_FAULTS
 extern const struct workload_ops wl_fault_crash, wl_fault_hang;
@@ -15,7 +15,7 @@ extern const struct workload_ops wl_fault_crash, wl_fault_hang;
 
 const struct workload_ops *const wl_registry[] = {
 	&wl_spin_tas,	&wl_spin_ticket,  &wl_futex,	  &wl_adaptive,	      &wl_pthread,
-	&wl_pthread_adaptive, &wl_futex_pi, &wl_slice_spin, &wl_slice_adaptive, &wl_slice_dry, &wl_primitives,
+	&wl_pthread_adaptive, &wl_futex_pi, &wl_slice_spin, &wl_slice_adaptive, &wl_slice_dry, &wl_slice_adaptive_dry, &wl_primitives,
 	&wl_cpu_hog, &wl_slice_hog, &wl_slice_noyield, &wl_idle,
 #ifdef SB_FAULTS
 	&wl_fault_crash, &wl_fault_hang,
