@@ -57,8 +57,18 @@ int cnt_encode(const json_t *names, struct cnt_events *ev, char *err, size_t len
 						   PFM_OS_PERF_EVENT_EXT, &arg);
 
 		if (rc != PFM_SUCCESS) {
-			snprintf(s->reason, sizeof(s->reason), "libpfm4 cannot encode \"%s\": %s",
-				 json_string_value(e), pfm_strerror(rc));
+			/* libpfm4 offers its perf_events OS layer only when it can
+			 * see /proc/sys/kernel/perf_event_paranoid: without that
+			 * file (a kernel built without CONFIG_PROC_SYSCTL) every
+			 * event is "not supported", whatever the PMU. */
+			int nosys = rc == PFM_ERR_NOTSUPP &&
+				    access("/proc/sys/kernel/perf_event_paranoid", F_OK);
+
+			snprintf(s->reason, sizeof(s->reason), "libpfm4 cannot encode \"%s\": %s%s",
+				 json_string_value(e), pfm_strerror(rc),
+				 nosys ? " (no /proc/sys/kernel/perf_event_paranoid: kernel "
+					 "without CONFIG_PROC_SYSCTL, libpfm4 sees no perf_events)"
+				       : "");
 			continue;
 		}
 		s->encoded = 1;
