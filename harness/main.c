@@ -16,7 +16,7 @@
 #include "topo.h"
 #include "workload.h"
 
-#define EXIT_USAGE 2
+#include "exitcodes.h"
 
 static void run_usage(FILE *f)
 {

@@ -13,7 +13,7 @@
 #include "keys.h"
 #include "topo.h"
 
-#define EXIT_USAGE 2
+#include "exitcodes.h"
 
 static const struct key_desc slurm_keys[] = {
 	{ "partition", KT_STR, "\"\"", 0, 0, "", "sbatch --partition (\"\" = the cluster's default)" },

@@ -772,7 +772,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
 	/* On the heap: when a thread is stuck the run returns and leaves the
-	 * threads running on r until the child exits, so r must outlive this
+	 * threads running on *rp until the child exits, so it must outlive this
 	 * frame (it is leaked then, on purpose). */
 	struct rep *rp = malloc(sizeof(*rp));
 

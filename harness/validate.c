@@ -8,7 +8,7 @@
 
 #include "resload.h"
 
-#define EXIT_USAGE 2
+#include "exitcodes.h"
 
 struct vctx {
 	const char *file;

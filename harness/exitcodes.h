@@ -1,0 +1,8 @@
+/* exitcodes.h - the exit status every verb shares for bad usage or bad
+ * input (README "The command line"). */
+#ifndef SB_EXITCODES_H
+#define SB_EXITCODES_H
+
+#define EXIT_USAGE 2
+
+#endif
