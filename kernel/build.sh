@@ -22,7 +22,7 @@ usage: kernel/build.sh [options]
 Builds the patched guest kernel and prints the path of its bzImage on the
 last line of stdout. Results are cached in \$SLICEBENCH_CACHE/kernel/<key>/
 (default /var/cache/slicebench), keyed by the source version and a hash
-of the build inputs (patches, config fragment, this script).
+of the build inputs (patches, config fragment, this script's recipe).
 
   --kver V        Debian linux-source-V to use (default: \$KVER or 7.3)
   --ksrc DIR      use an existing kernel tree instead (also: KSRC=DIR);
@@ -34,6 +34,9 @@ of the build inputs (patches, config fragment, this script).
   --print-dir     print the cache directory of this build, fail if not built
   --debian-image  fetch Debian's own linux-image for V (the unpatched
                   baseline) and print the path of its vmlinuz
+  --prepare       fetch, unpack, patch and configure, then stop before
+                  compiling (checks the cold path in a minute); prints the
+                  build directory
   -h, --help      this text
 
 Exit: 0 ok, 1 build failure, 2 usage or missing build dependencies.
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--print-path) MODE=print-path; shift ;;
 	--print-dir) MODE=print-dir; shift ;;
 	--debian-image) MODE=debian-image; shift ;;
+	--prepare) MODE=prepare; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) log "unknown option: $1"; usage >&2; exit 2 ;;
 	esac
@@ -95,23 +99,45 @@ apt_private() {
 	apt-get "${opts[@]}" "$@"
 }
 
-# newest cached .deb matching a glob, if any
+# The newest cached .deb matching a glob, or nothing.  An empty cache is
+# the normal case on a new machine: no `ls` on a glob that may match
+# nothing (under `set -e -o pipefail` its failure would end the script
+# inside the caller's assignment, silently).
 cached_deb() {
-	local pattern=$1
-	# shellcheck disable=SC2012,SC2086  # the pattern is a glob on purpose
-	ls -1 "$DEBDIR"/$pattern 2>/dev/null | sort -V | tail -n 1
+	local pattern=$1 f newest=""
+	local -a all
+	shopt -s nullglob
+	# shellcheck disable=SC2206  # the pattern is a glob on purpose
+	all=("$DEBDIR"/$pattern)
+	shopt -u nullglob
+	for f in "${all[@]}"; do
+		[ -f "$f" ] || continue
+		if [ -z "$newest" ] || [ "$(printf '%s\n%s\n' "$newest" "$f" | sort -V | tail -n 1)" = "$f" ]; then
+			newest=$f
+		fi
+	done
+	[ -z "$newest" ] || printf '%s\n' "$newest"
 }
 
+# Downloads land in a private directory and are moved into $DEBDIR only
+# once apt-get has checked them, so a download killed half-way leaves no
+# .deb that a later run would take for a whole one.
 fetch_deb() {
-	local pkg=$1 deb
+	local pkg=$1 deb part f
 	mkdir -p "$DEBDIR"
 	deb=$(cached_deb "${pkg}_*.deb")
 	if [ -n "$deb" ] && [ "$REFRESH" = 0 ]; then
 		printf '%s\n' "$deb"
 		return
 	fi
+	rm -rf "$DEBDIR"/.partial-*
+	part=$(mktemp -d "$DEBDIR/.partial-XXXXXX")
 	log "downloading $pkg"
-	(cd "$DEBDIR" && apt_private -q download "$pkg" >&2) || die "apt-get download $pkg failed"
+	(cd "$part" && apt_private -q download "$pkg" >&2) || { rm -rf "$part"; die "apt-get download $pkg failed"; }
+	for f in "$part"/*.deb; do
+		if [ -f "$f" ]; then mv -f "$f" "$DEBDIR/"; fi
+	done
+	rm -rf "$part"
 	deb=$(cached_deb "${pkg}_*.deb")
 	[ -n "$deb" ] || die "download of $pkg produced no .deb"
 	printf '%s\n' "$deb"
@@ -131,7 +157,7 @@ if [ "$MODE" = debian-image ]; then
 	if [ -z "$deb" ] || [ "$REFRESH" = 1 ]; then
 		meta=$(fetch_deb "linux-image-$flavor")
 		rel=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
-			sed -n "s/^ *linux-image-\([0-9][^ ]*-$flavor\) .*/\1/p" | head -n 1)
+			sed -n "s/^ *linux-image-\([0-9][^ ]*-$flavor\) .*/\1/p;T;q")
 		case "$rel" in
 		"$KVER".*) ;;
 		*) die "linux-image-$flavor in $SUITE is for '$rel', not $KVER.x" ;;
@@ -147,10 +173,10 @@ if [ "$MODE" = debian-image ]; then
 		dpkg-deb -x "$deb" "$out/x"
 		base=$(cached_deb "linux-base-${rel}_*.deb")
 		[ -n "$base" ] && dpkg-deb -x "$base" "$out/x"
-		vmlinuz=$(find "$out/x" -name 'vmlinuz*' -type f | head -n 1)
+		vmlinuz=$(find "$out/x" -name 'vmlinuz*' -type f -print -quit)
 		[ -n "$vmlinuz" ] || die "no vmlinuz in $deb"
 		mv "$vmlinuz" "$out/vmlinuz"
-		cfg=$(find "$out/x" \( -name config -o -name 'config-*' \) -type f | head -n 1)
+		cfg=$(find "$out/x" \( -name config -o -name 'config-*' \) -type f -print -quit)
 		[ -n "$cfg" ] && mv "$cfg" "$out/config"
 		printf '%s\n' "$rel" >"$out/kernelrelease"
 		rm -rf "$out/x"
@@ -161,12 +187,18 @@ if [ "$MODE" = debian-image ]; then
 fi
 
 # ------------------------------------------------------------- source + key
+# The recipe: bump it when a change to this script changes what it builds
+# (the config step, the make targets, the selftest build).  Changes that do
+# not (messages, progress, option parsing) keep the cache valid.
+RECIPE=2
+
 inputs_hash() {
 	# every kernel/ build input; order fixed by sort
 	(
 		cd "$KDIR"
-		find build.sh configs patches -type f \( -name '*.patch' -o -name '*.config' -o -name build.sh \) |
-			LC_ALL=C sort | xargs sha256sum
+		printf 'recipe %s\n' "$RECIPE"
+		find configs patches -type f \( -name '*.patch' -o -name '*.config' \) -print0 |
+			LC_ALL=C sort -z | xargs -0 sha256sum
 	) | sha256sum | cut -c1-16
 }
 
@@ -180,7 +212,7 @@ if [ -n "$KSRC" ]; then
 	srcid="ksrc:$KSRC:$srcver:$(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
 	keyname="ksrc-$srcver"
 else
-	if [ "$MODE" = build ]; then
+	if [ "$MODE" = build ] || [ "$MODE" = prepare ]; then
 		deb=$(fetch_deb "linux-source-$KVER")
 	else
 		deb=$(cached_deb "linux-source-${KVER}_*.deb")
@@ -193,34 +225,24 @@ fi
 key="$(printf '%s' "$keyname" | tr -c 'A-Za-z0-9.\n-' '_')-$(printf '%s\n%s\n' "$srcid" "$(inputs_hash)" | sha256sum | cut -c1-12)"
 OUT="$CACHE/kernel/$key"
 
-if [ -f "$OUT/.done" ] && [ -f "$OUT/bzImage" ]; then
+# --prepare works beside the build, never in it: it must not start a built
+# kernel over.
+[ "$MODE" = prepare ] && OUT="$OUT.prepare"
+if [ "$MODE" != prepare ] && [ -f "$OUT/.done" ] && [ -f "$OUT/bzImage" ]; then
 	case "$MODE" in
 	print-dir) printf '%s\n' "$OUT" ;;
 	*) log "cached: $OUT"; printf '%s\n' "$OUT/bzImage" ;;
 	esac
 	exit 0
 fi
-if [ "$MODE" != build ]; then
+if [ "$MODE" != build ] && [ "$MODE" != prepare ]; then
 	die "kernel not built yet ($OUT); run kernel/build.sh"
 fi
 
 # ------------------------------------------------------------- build deps
-need=()
-for p in gcc make flex bison libelf-dev libssl-dev bc rsync cpio xz-utils libc6-dev; do
-	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
-done
-if [ "${#need[@]}" -gt 0 ]; then
-	if [ "$(id -u)" = 0 ]; then
-		log "installing build dependencies: ${need[*]}"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2 ||
-			{ apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2; } ||
-			die "apt-get install ${need[*]} failed"
-	else
-		log "missing build dependencies; run as root:"
-		printf 'apt-get install -y %s\n' "${need[*]}" >&2
-		exit 2
-	fi
-fi
+# scripts/install-deps.sh holds the one list of packages: it installs them
+# as root, else prints the apt-get line and exits 2.
+"$KDIR/../scripts/install-deps.sh" vm || exit 2
 
 # ------------------------------------------------------------- unpack
 start=$(date +%s)
@@ -236,11 +258,11 @@ if [ -z "$KSRC" ]; then
 		rm -rf "$PRISTINE" "$PRISTINE.tmp"
 		mkdir -p "$PRISTINE.tmp/deb"
 		dpkg-deb -x "$deb" "$PRISTINE.tmp/deb"
-		tarball=$(find "$PRISTINE.tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
+		tarball=$(find "$PRISTINE.tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' -print -quit)
 		[ -n "$tarball" ] || die "no linux-source tarball in $deb"
 		tar -C "$PRISTINE.tmp" -xf "$tarball"
 		rm -rf "$PRISTINE.tmp/deb"
-		top=$(find "$PRISTINE.tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		top=$(find "$PRISTINE.tmp" -mindepth 1 -maxdepth 1 -type d -print -quit)
 		mv "$top" "$PRISTINE"
 		rmdir "$PRISTINE.tmp"
 		touch "$PRISTINE/.done"
@@ -299,6 +321,12 @@ while IFS= read -r line; do
 	fi
 done <"$FRAG"
 [ "$missing" = 0 ] || die "config fragment not satisfied; add the missing dependencies to $FRAG"
+if [ "$MODE" = prepare ]; then
+	# no .done: a later build starts this directory over
+	log "prepared in $(($(date +%s) - start)) s: $BLD"
+	printf '%s\n' "$BLD"
+	exit 0
+fi
 
 # ------------------------------------------------------------- build
 log "building bzImage with $JOBS jobs (log: $OUT/build.log)"

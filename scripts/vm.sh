@@ -90,7 +90,7 @@ for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
 done
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
-command -v python3 >/dev/null || { log "python3 missing"; exit 2; }
+command -v python3 >/dev/null || { log "python3 missing: apt-get install -y python3"; exit 2; }
 
 # ------------------------------------------------------------- kernel
 case "$KERNEL" in
@@ -195,7 +195,7 @@ kvm_works() {
 	if [ "$rc" = 0 ] && grep -q SLICEBENCH-USERSPACE "$WORK/console.log"; then
 		return 0
 	fi
-	log "KVM probe failed (status $rc): $(grep -m1 -i -E 'error|fail' "$WORK/qemu.log" || tail -n 1 "$WORK/qemu.log")"
+	log "KVM probe failed (status $rc): $(grep -m1 -i -E 'error|fail' "$WORK/qemu.log" || tail -n 1 "$WORK/qemu.log" || true)"
 	return 1
 }
 
@@ -240,7 +240,7 @@ boot_once() {
 		exit 1
 	fi
 	[ "$rc" = 0 ] || log "qemu exited with status $rc"
-	userspace=$(sed -n 's/.*SLICEBENCH-USERSPACE \([0-9.]*\).*/\1/p' "$WORK/console.log" | head -n 1)
+	userspace=$(sed -n 's/.*SLICEBENCH-USERSPACE \([0-9.]*\).*/\1/p;T;q' "$WORK/console.log")
 	log "guest finished in ${elapsed}s (userspace at ${userspace:-never} s guest uptime)"
 	decode
 }
@@ -288,11 +288,13 @@ EOF
 RETRIED=""
 boot_once
 if [ "$gstatus" = incomplete ] && grep -q "Kernel panic" "$WORK/console.log"; then
-	RETRIED="guest kernel panic on the first boot: $(grep -m1 -E 'RIP:|Kernel panic' "$WORK/console.log" | sed 's/^\[[ 0-9.]*\] //')"
+	RETRIED="guest kernel panic on the first boot: $(sed -n -E '/RIP:|Kernel panic/{s/^\[[ 0-9.]*\] //;p;q}' "$WORK/console.log")"
 	log "warning: $RETRIED; booting once more"
 	boot_once
 fi
-[ -f "$WORK/files/slice_test.tap" ] && log "slice_test: $(grep -E '^# (PASSED|FAILED|Totals)|^(not )?ok ' "$WORK/files/slice_test.tap" | tr '\n' ';')"
+if [ -f "$WORK/files/slice_test.tap" ]; then
+	log "slice_test: $(sed -n -E '/^# (PASSED|FAILED|Totals)|^(not )?ok /p' "$WORK/files/slice_test.tap" | tr '\n' ';')"
+fi
 if [ "$gstatus" = incomplete ]; then
 	log "guest output was incomplete; console tail:"
 	tail -n 30 "$WORK/console.log" >&2
