@@ -80,10 +80,13 @@ mirror_uri() {
 	printf '%s\n' "$uri"
 }
 
-APT_UPDATED=0
+# Once per invocation of this script: fetch_deb runs in command
+# substitutions (subshells), so a shell variable would not remember the
+# update; $$ is this script's PID in every subshell.
 apt_private() {
 	mkdir -p "$APTDIR/lists/partial" "$APTDIR/archives/partial"
-	local src="$APTDIR/sources.list"
+	local src="$APTDIR/sources.list" stamp="$APTDIR/.updated-by-$$" APT_UPDATED=0
+	[ -f "$stamp" ] && APT_UPDATED=1
 	if [ "$APT_UPDATED" = 0 ]; then
 		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
 			"$(mirror_uri)" "$SUITE" >"$src"
@@ -94,7 +97,8 @@ apt_private() {
 	if [ "$APT_UPDATED" = 0 ]; then
 		log "updating private package lists ($SUITE)"
 		apt-get "${opts[@]}" -qq update >&2 || die "private apt-get update failed"
-		APT_UPDATED=1
+		rm -f "$APTDIR"/.updated-by-*
+		: >"$stamp"
 	fi
 	apt-get "${opts[@]}" "$@"
 }
@@ -185,6 +189,40 @@ if [ "$MODE" = debian-image ]; then
 	printf '%s\n' "$out/vmlinuz"
 	exit 0
 fi
+
+# ------------------------------------------------------------- progress
+# show_progress PID LOG: while PID runs, how far the compile is: the steps
+# kbuild has logged (CC, LD, ...) against the count of the last build here
+# (or, on a first build, of the build this script was measured on),
+# elapsed and estimated time left.  On a terminal, one line redrawn in
+# place; otherwise a plain line per 10%, so a CI log stays short.
+UNITS_MEASURED=2600   # steps of the guest config's build, kernel 7.3.4
+show_progress() {
+	local pid=$1 logf=$2 total n pct last=-1 t0 el left tty=0
+	total=$(cat "$CACHE/kernel/.last-units" 2>/dev/null || true)
+	case "$total" in '' | *[!0-9]* | 0) total=$UNITS_MEASURED ;; esac
+	[ -t 2 ] && tty=1
+	t0=$(date +%s)
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		n=$(grep -c -E '^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) ' "$logf" 2>/dev/null || true)
+		n=${n:-0}
+		pct=$((n * 100 / total))
+		[ "$pct" -le 99 ] || pct=99
+		el=$(($(date +%s) - t0))
+		left="?"
+		[ "$n" -gt 50 ] && left="$((el * (total - n) / n / 60 + 1)) min"
+		[ "$n" -lt "$total" ] || left="<1 min"
+		if [ "$tty" = 1 ]; then
+			printf '\rbuild.sh: compiling: %d of ~%d steps (%d%%), %dm%02ds, about %s left ' \
+				"$n" "$total" "$pct" $((el / 60)) $((el % 60)) "$left" >&2
+		elif [ $((pct / 10)) -gt "$last" ]; then
+			last=$((pct / 10))
+			log "compiling: $n of ~$total steps ($pct%), ${el}s, about $left left"
+		fi
+	done
+	[ "$tty" = 0 ] || printf '\n' >&2
+}
 
 # ------------------------------------------------------------- source + key
 # The recipe: bump it when a change to this script changes what it builds
@@ -329,10 +367,21 @@ if [ "$MODE" = prepare ]; then
 fi
 
 # ------------------------------------------------------------- build
-log "building bzImage with $JOBS jobs (log: $OUT/build.log)"
-if ! make -C "$SRC" O="$BLD" -j"$JOBS" bzImage 2>&1 | tee "$OUT/build.log" >&2; then
-	die "kernel build failed, see $OUT/build.log"
+log "building bzImage with $JOBS jobs (full output: $OUT/build.log)"
+make -C "$SRC" O="$BLD" -j"$JOBS" bzImage >"$OUT/build.log" 2>&1 &
+mpid=$!
+# Ctrl-C or a kill of this script takes the compile with it
+trap 'kill "$mpid" 2>/dev/null' EXIT
+show_progress "$mpid" "$OUT/build.log"
+rc=0
+wait "$mpid" || rc=$?
+trap - EXIT
+if [ "$rc" != 0 ]; then
+	grep -E -B2 -A8 'error:|Error [0-9]' "$OUT/build.log" | tail -n 40 >&2 || tail -n 40 "$OUT/build.log" >&2
+	die "kernel build failed (make exit $rc), see $OUT/build.log"
 fi
+grep -c -E '^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) ' "$OUT/build.log" \
+	>"$CACHE/kernel/.last-units" || true
 cp "$BLD/arch/x86/boot/bzImage" "$OUT/bzImage"
 cp "$BLD/.config" "$OUT/config"
 make -s -C "$SRC" O="$BLD" kernelrelease >"$OUT/kernelrelease"

@@ -70,13 +70,65 @@ else
 	notok "vm: build.sh --print-path names the cached bzImage"
 fi
 
+# stamp: each line of stdin with the time it arrived
+stamp() { while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done; }
+
 P="$TMP/patched.json"
+nruns=$("$SB" run --config configs/ci.json --dry-run 2>/dev/null | wc -l)
 if scripts/vm.sh --config configs/ci.json --out "$P" --accel "$ACCEL" --preempt lazy \
-	--keep "$TMP/patched" >"$TMP/vm.out" 2>"$TMP/vm.err"; then
+	--keep "$TMP/patched" 2> >(stamp >"$TMP/vm.err") >"$TMP/vm.out"; then
 	ok "vm: patched kernel run of ci.json"
 else
 	cat "$TMP/vm.err"
 	notok "vm: patched kernel run of ci.json"
+fi
+sleep 0.5 # the stamping reader drains
+n=$(grep -c ' guest: \[[0-9]*/[0-9]*\] ' "$TMP/vm.err")
+check_n() { if [ "$2" = "$3" ]; then ok "$1 ($2)"; else notok "$1 ($2, want $3)"; fi; }
+check_n "vm: every run's progress line reached the host" "$n" "$nruns"
+first=$(sed -n -E 's/^([0-9.]+) guest: \[1\/.*/\1/p' "$TMP/vm.err")
+last=$(tail -n 1 "$TMP/vm.err" | cut -d' ' -f1)
+if [ -n "$first" ] && awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a > 5) }'; then
+	ok "vm: progress arrives live (the first run's line $(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.0f", b - a }') s before the end)"
+else
+	notok "vm: progress arrives live (first run's line at ${first:-never}, end at $last)"
+fi
+
+# Ctrl-C on a guest run: the guest stops at once, what completed comes
+# back, no QEMU is left.  Job control, so that the background vm.sh gets
+# SIGINT as a terminal would deliver it (a non-interactive shell starts
+# background commands with SIGINT ignored).
+set -m
+I="$TMP/int.json"
+scripts/vm.sh --config configs/ci.json --out "$I" --accel "$ACCEL" --no-selftest \
+	2> >(stamp >"$TMP/int.err") >/dev/null &
+vpid=$!
+set +m
+qpids=""
+for _ in $(seq 1 3000); do
+	kill -0 "$vpid" 2>/dev/null || break
+	[ -n "$qpids" ] || qpids=$(pgrep -P "$vpid" -f qemu-system-x86_64 || true)
+	grep -q ' guest: \[3/' "$TMP/int.err" 2>/dev/null && break
+	sleep 0.1
+done
+t0=$(date +%s%N)
+kill -INT "$vpid" 2>/dev/null
+rc=0
+wait "$vpid" || rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check_n "vm: Ctrl-C on a guest run exits 130" "$rc" 130
+if [ -f "$I" ] && jq -e '([.results[] | select(.status == "ok")] | length) >= 2 and
+	(.results | last | .status) == "interrupted" and .meta.vm.interrupted == "SIGINT"' "$I" >/dev/null; then
+	ok "vm: ... keeps the completed runs and marks the one in flight ($(jq '.results | length' "$I") results, ${ms} ms after the signal)"
+else
+	notok "vm: ... keeps the completed runs: $(jq -c '[.results[].status]' "$I" 2>&1 | head -c 300)"
+fi
+alive=""
+for q in $qpids; do kill -0 "$q" 2>/dev/null && alive+=" $q"; done
+if [ -n "$qpids" ] && [ -z "$alive" ]; then
+	ok "vm: ... and leaves no QEMU process (was $qpids)"
+else
+	notok "vm: ... and leaves no QEMU process (started: ${qpids:-none seen}, alive:${alive:- none})"
 fi
 if [ -f "$P" ]; then
 	check "$P" "vm: meta.vm.accel recorded" "get(d, 'meta.vm.accel') in ('tcg', 'kvm')"
@@ -104,13 +156,14 @@ fi
 D="$TMP/debian.json"
 mkdir -p "$TMP/cold-cache"
 if SLICEBENCH_CACHE="$TMP/cold-cache" scripts/vm.sh --config configs/ci.json --out "$D" --kernel debian \
-	--accel "$ACCEL" --no-selftest \
+	--accel "$ACCEL" --no-selftest --quiet \
 	>"$TMP/vmd.out" 2>"$TMP/vmd.err"; then
 	ok "vm: debian kernel run of ci.json"
 else
 	cat "$TMP/vmd.err"
 	notok "vm: debian kernel run of ci.json"
 fi
+if grep -q '^guest: ' "$TMP/vmd.err"; then notok "vm: --quiet shows no guest line"; else ok "vm: --quiet shows no guest line"; fi
 if [ -f "$D" ]; then
 	check "$D" "vm: debian guest kernel is Debian's" "'deb' in (get(d, 'meta.kernel.release') or '')"
 	for w in slice-spin slice-adaptive; do
