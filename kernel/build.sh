@@ -196,7 +196,7 @@ fi
 # (or, on a first build, of the build this script was measured on),
 # elapsed and estimated time left.  On a terminal, one line redrawn in
 # place; otherwise a plain line per 10%, so a CI log stays short.
-UNITS_MEASURED=2600   # steps of the guest config's build, kernel 7.3.4
+UNITS_MEASURED=1529   # steps of the guest config's build, kernel 7.3.4
 show_progress() {
 	local pid=$1 logf=$2 total n pct last=-1 t0 el left tty=0
 	total=$(cat "$CACHE/kernel/.last-units" 2>/dev/null || true)
