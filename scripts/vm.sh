@@ -18,6 +18,7 @@ KEEP=""
 EXTRA_META=()
 HARNESS_ARGS=""
 QUIET=0
+CALIBRATE=1
 HOST_RT=auto
 PIN_VCPUS=0
 
@@ -50,6 +51,8 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --harness-args A,B    extra harness arguments, comma separated
   --keep DIR            keep the console log and raw channel in DIR
   --quiet               do not show the guest's progress lines
+  --no-calibration      skip the guest's timing floor measurement (about
+                        8 s planned, before the suite; meta.vm.calibration)
   --no-host-rt          leave QEMU's main loop at its normal priority (by
                         default, as root, it runs SCHED_FIFO 10 once the vCPU
                         threads exist: timers and interrupts reach the guest
@@ -91,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--keep) KEEP=${2:-}; shift 2 || usage_err "--keep needs a value" ;;
 	--quiet) QUIET=1; shift ;;
 	--no-host-rt) HOST_RT=off; shift ;;
+	--no-calibration) CALIBRATE=0; shift ;;
 	--pin-vcpus) PIN_VCPUS=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_err "unknown option: $1" ;;
@@ -175,6 +179,7 @@ trap 'exit 1' HUP
 CFGNAME=$(basename "$CONFIG" .json)
 mkdir -p "$WORK/configs"
 cp "$CONFIG" "$WORK/configs/"
+[ "$CALIBRATE" = 0 ] || cp "$REPO/configs/vm-calibration.json" "$WORK/configs/"
 # slice_test comes from the patched build (it also runs, and fails or
 # skips, on kernels without the extension: that is recorded, not fatal)
 ST_ARGS=()
@@ -333,6 +338,7 @@ CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
 [ -n "$SLICE_EXT" ] && CMDLINE+=" slicebench.slice_ext_nsec=$SLICE_EXT"
 [ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
 [ "$TRACE" = 1 ] && CMDLINE+=" slicebench.trace=1"
+[ "$CALIBRATE" = 1 ] && CMDLINE+=" slicebench.calibrate=1"
 CMDLINE+=" slicebench.meta.vm.accel=$ACCEL slicebench.meta.vm.kernel=$KIND"
 CMDLINE+=" slicebench.meta.vm.host_kernel=$HOST_KERNEL slicebench.meta.vm.smp=$SMP slicebench.meta.vm.mem_mib=$MEM"
 [ -n "$PREEMPT" ] && CMDLINE+=" slicebench.meta.vm.preempt_requested=$PREEMPT"
@@ -437,6 +443,7 @@ fi
 # counters (before and after the harness, and their difference).
 mkdir -p "$(dirname "$OUT")"
 tmp="$OUT.tmp.$$"
+export SB_CALIBRATE=$CALIBRATE
 python3 - "$WORK/files" "$tmp" "$elapsed" "${userspace:-}" "$RETRIED" "$STOP_SIG" "$HOST_SCHED" <<'EOF' || { rm -f "$tmp"; log "cannot merge VM meta"; exit 1; }
 import json, os, sys
 files, out, wall, userspace, retried, stopped, host_sched = sys.argv[1:8]
@@ -451,6 +458,25 @@ if retried:
 if stopped:
     vm["interrupted"] = "SIG" + stopped
 vm["host_sched"] = host_sched
+# The guest's timing floor, measured on this boot before the suite: what a
+# result's latencies and throughputs can be compared against.
+cal = os.path.join(files, "calibration.json")
+if os.path.exists(cal):
+    c = json.load(open(cal))
+    out_c = {"config": "configs/vm-calibration.json", "victim_us": {}}
+    for r in c.get("results", []):
+        s = r.get("summary") or {}
+        if r.get("status") != "ok":
+            out_c.setdefault("failed", {})[r.get("label")] = r.get("reason")
+        elif "victim" in s:
+            v = s["victim"]
+            out_c["victim_us"][r.get("label")] = {k: round(v[k] / 1000, 1) for k in ("p50", "p99", "max") if k in v}
+        elif r.get("label") == "reference":
+            out_c["reference"] = {"workload": r.get("workload"), "ops_per_sec": s.get("ops_per_sec", {}).get("median"),
+                                  "hold_p50_ns": (s.get("hold_ns") or {}).get("p50"), "cs_ns": r["params"].get("cs_ns")}
+    vm["calibration"] = out_c
+elif os.environ.get("SB_CALIBRATE") == "1":
+    vm["calibration"] = {"unavailable": "the guest sent no calibration.json"}
 if userspace:
     vm["userspace_s"] = float(userspace)
 def stats(name):
@@ -476,6 +502,7 @@ with open(out, "w") as f:
 EOF
 mv -f "$tmp" "$OUT"
 log "wrote $OUT"
+log "guest floor: $(jq -r '.meta.vm.calibration.victim_us // {} | to_entries | map("\(.key) p99 \(.value.p99) us") | join(", ")' "$OUT" 2>/dev/null || true)"
 if [ -n "$STOP_SIG" ]; then
 	log "interrupted: $OUT holds what completed"
 	exit "$(stop_code)"

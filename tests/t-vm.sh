@@ -144,6 +144,9 @@ if [ -f "$P" ]; then
 	check "$P" "vm: slice torture at 8x with noise: exact counts in every repetition" \
 		"len([x for x in d['results'] if x.get('label') == 'torture-8x']) == 2 and all(x['status'] == 'ok' and all(rp['exclusion_ok'] and rp['ops'] > 0 for rp in x['repetitions']) for x in d['results'] if x.get('label') == 'torture-8x')"
 	check "$P" "vm: rseq/stats sgrant grew during the run" "get(d, 'meta.rseq_stats.delta.sgrant', 0) > 0"
+	check "$P" "vm: the result carries the guest's timing floor (idle and loaded probes, reference workload)" \
+		"all(get(d, 'meta.vm.calibration.victim_us.' + k + '.p99', 0) > 0 for k in ('idle-other', 'idle-fifo', 'loaded-fifo')) and get(d, 'meta.vm.calibration.reference.ops_per_sec', 0) > 0"
+	check "$P" "vm: meta says how the host scheduled QEMU" "'main loop' in (get(d, 'meta.vm.host_sched') or '')"
 else
 	notok "vm: patched result written"
 fi
