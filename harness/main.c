@@ -1,9 +1,11 @@
 /* main.c - the slicebench command line: run, list, info. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "counters.h"
@@ -17,6 +19,10 @@
 #include "workload.h"
 
 #include "exitcodes.h"
+
+/* Runs started in one second that take a default name: far more than a
+ * machine can start. */
+#define MAX_DEFAULT_SEQ 1000
 
 static void run_usage(FILE *f)
 {
@@ -133,6 +139,9 @@ static int cmd_run(int argc, char **argv)
 		default: run_usage(stderr); return EXIT_USAGE;
 		}
 	}
+	/* Armed before anything else: a signal during the config load or the
+	 * first run's start is the same request as one later. */
+	sig_install();
 	if (!config || optind != argc) {
 		fprintf(stderr, "slicebench run: %s\n",
 			config ? "unexpected argument" : "--config FILE is required");
@@ -174,8 +183,14 @@ static int cmd_run(int argc, char **argv)
 			cfg_free(&s);
 			return EXIT_USAGE;
 		}
+	int seq = 0; /* > 0: the default name, -<seq> when taken */
+
 	if (!out) {
-		res_default_path(defpath, sizeof(defpath));
+		struct stat st;
+
+		do
+			res_default_path(doc, ++seq, defpath, sizeof(defpath));
+		while (!lstat(defpath, &st) && seq < MAX_DEFAULT_SEQ);
 		out = defpath;
 	}
 	if (res_check_out(out, force, err, sizeof(err))) {
@@ -184,13 +199,14 @@ static int cmd_run(int argc, char **argv)
 		cfg_free(&s);
 		return EXIT_USAGE;
 	}
-	sig_install();
 	json_object_set_new(json_object_get(doc, "meta"), "perf_keys", cnt_keys_hold());
 	json_t *results = json_object_get(doc, "results");
 
 	for (size_t i = 0; i < s.nruns; i++) {
 		char d[256];
 
+		if (sig_pending())
+			break; /* the run in flight is marked "interrupted" */
 		describe(&s.runs[i], d, sizeof(d));
 		if (!quiet)
 			fprintf(stderr, "[%zu/%zu] %s (ETA %.0f s)\n", i + 1, s.nruns, d, left);
@@ -206,8 +222,6 @@ static int cmd_run(int argc, char **argv)
 		if (!quiet && strcmp(st, "ok"))
 			fprintf(stderr, "        %s: %s\n", st,
 				json_string_value(json_object_get(r, "reason")));
-		if (sig_pending())
-			break; /* the run in flight is marked "interrupted" */
 	}
 	cnt_keys_release();
 	int sig = sig_pending();
@@ -219,7 +233,14 @@ static int cmd_run(int argc, char **argv)
 					      (json_int_t)json_array_size(results), "runs_planned",
 					      (json_int_t)s.nruns));
 	sysinfo_cleanup();
-	if (res_write(out, doc, err, sizeof(err))) {
+	int wrc;
+
+	/* Another run that started in the same second may have taken the
+	 * default name meanwhile: take the next one, never its file. */
+	while ((wrc = res_write(out, force, doc, err, sizeof(err))) && errno == EEXIST && seq &&
+	       seq < MAX_DEFAULT_SEQ)
+		res_default_path(doc, ++seq, defpath, sizeof(defpath));
+	if (wrc) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		json_decref(doc);
 		cfg_free(&s);

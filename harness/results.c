@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outpath.h"
 #include "signals.h"
 #include "sysinfo.h"
 
@@ -97,22 +97,6 @@ int res_meta_set(json_t *doc, const char *assignment, char *err, size_t len)
 	return 0;
 }
 
-static int mkdir_p(const char *dir)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static int write_all(int fd, const char *s)
 {
 	size_t n = strlen(s);
@@ -133,32 +117,18 @@ static int write_all(int fd, const char *s)
 	return 0;
 }
 
-int res_write(const char *path, const json_t *doc, char *err, size_t len)
+int res_write(const char *path, int force, const json_t *doc, char *err, size_t len)
 {
-	char *dup = strdup(path), *dup2 = strdup(path), tmp[4096];
-	const char *dir = dirname(dup);
+	char tmp[4096];
 
-	if (mkdir_p(dir)) {
-		snprintf(err, len, "%s: cannot create directory %s: %s", path, dir,
-			 strerror(errno));
-		free(dup);
-		free(dup2);
+	if (outpath_check(path, 1, err, len))
 		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, basename(dup2));
-	free(dup);
-	free(dup2);
-	int fd = mkstemp(tmp);
+	outpath_clean_stale(path);
+	int fd = outpath_tmp(path, tmp, sizeof(tmp), err, len);
 
 	sig_set_tmpfile(fd >= 0 ? tmp : NULL);
-	if (fd < 0) {
-		snprintf(err, len, "%s: cannot create a temporary file: %s", path, strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
-	/* mkstemp makes it 0600; a result is as readable as any file we write. */
-	mode_t um = umask(0);
-
-	umask(um);
 	int rc = 0, saved = 0;
 	/* Serialise to memory and write it ourselves: jansson's fd writer
 	 * reports a short write (a full disk) without errno. */
@@ -167,8 +137,7 @@ int res_write(const char *path, const json_t *doc, char *err, size_t len)
 	if (!text) {
 		rc = -1;
 		saved = ENOMEM;
-	} else if (fchmod(fd, 0666 & ~um) || write_all(fd, text) || write_all(fd, "\n") ||
-		   fsync(fd)) {
+	} else if (write_all(fd, text) || write_all(fd, "\n") || fsync(fd)) {
 		rc = -1;
 		saved = errno;
 	}
@@ -177,53 +146,37 @@ int res_write(const char *path, const json_t *doc, char *err, size_t len)
 		rc = -1;
 		saved = errno;
 	}
-	if (!rc && rename(tmp, path)) {
-		rc = -1;
-		saved = errno;
-	}
 	if (rc) {
 		unlink(tmp);
 		snprintf(err, len, "%s: write failed: %s", path, strerror(saved));
+	} else if (outpath_commit(tmp, path, force, err, len)) {
+		rc = -1;
+		saved = errno;
 	}
 	sig_set_tmpfile(NULL);
+	errno = saved;
 	return rc;
 }
 
 int res_check_out(const char *path, int force, char *err, size_t len)
 {
-	struct stat st;
-
-	if (!force && !stat(path, &st)) {
-		snprintf(err, len, "%s: exists; use --force to overwrite it", path);
-		return -1;
-	}
-	char *dup = strdup(path), tmp[4096];
-	const char *dir = dirname(dup);
-
-	if (mkdir_p(dir)) {
-		snprintf(err, len, "%s: cannot create directory %s: %s", path, dir, strerror(errno));
-		free(dup);
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s/.slicebench-probe.XXXXXX", dir);
-	free(dup);
-	int fd = mkstemp(tmp);
-
-	if (fd < 0) {
-		snprintf(err, len, "%s: directory not writable: %s", path, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	unlink(tmp);
-	return 0;
+	return outpath_check(path, force, err, len);
 }
 
-void res_default_path(char *buf, size_t len)
+void res_default_path(const json_t *doc, int n, char *buf, size_t len)
 {
+	const char *utc = json_string_value(json_object_get(json_object_get(doc, "meta"), "utc"));
+	char ts[32], *t = ts;
 	struct utsname u;
-	char ts[32];
 
+	/* The result's own meta.utc, without '-' and ':'. */
+	for (; utc && *utc && t < ts + sizeof(ts) - 1; utc++)
+		if (*utc != '-' && *utc != ':')
+			*t++ = *utc;
+	*t = 0;
 	uname(&u);
-	utc_now(ts, sizeof(ts), "%Y%m%dT%H%M%SZ");
-	snprintf(buf, len, "results/%s-%s-%s.json", ts, u.nodename, u.release);
+	if (n > 1)
+		snprintf(buf, len, "results/%s-%s-%s-%d.json", ts, u.nodename, u.release, n);
+	else
+		snprintf(buf, len, "results/%s-%s-%s.json", ts, u.nodename, u.release);
 }
