@@ -113,6 +113,11 @@ static void print_table(const json_t *results)
 	}
 }
 
+static void free_metas(char ***p)
+{
+	free(*p);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option lo[] = { { "config", required_argument, 0, 'c' },
@@ -124,9 +129,13 @@ static int cmd_run(int argc, char **argv)
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
 	const char *config = NULL, *out = NULL;
-	char *metas[argc > 0 ? argc : 1], err[1024], defpath[512];
+	/* Heap: argc is the user's (cleanup frees it on every return). */
+	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
+	char err[1024], defpath[512];
 	int quiet = 0, nmeta = 0, dry = 0, force = 0, c;
 
+	if (!metas)
+		return 1;
 	while ((c = getopt_long(argc, argv, "c:o:qm:nfh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
