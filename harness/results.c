@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "outpath.h"
+#include "textfmt.h"
 #include "signals.h"
 #include "sysinfo.h"
 
@@ -37,50 +38,130 @@ json_t *res_new(const json_t *config, const char *config_file)
 			 config, "results");
 }
 
-static json_t *scalar_of(const char *v, char *err, size_t len)
-{
-	if (*v == '@') {
-		FILE *f = fopen(v + 1, "r");
-		char *buf = NULL;
-		size_t cap = 0;
+/* --meta limits: a key path no reader needs deeper (jansson's parser stops
+ * at 2048 levels, so a deeper one wrote a result nothing could read), and
+ * a file value of a size a result can carry. */
+#define META_MAX_DEPTH 16
+#define META_MAX_FILE (1 << 20)
 
-		if (!f) {
-			snprintf(err, len, "--meta: cannot read %s: %s", v + 1, strerror(errno));
+/* The text of @FILE: a regular file only (a FIFO would block, a directory
+ * read as ""), at most META_MAX_FILE bytes.  *n is its length. */
+static char *read_value_file(const char *arg, const char *file, size_t *n, char *err, size_t len)
+{
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	char shown[256];
+
+	txt_show(file, strlen(file), shown, sizeof(shown));
+	if (fd < 0) {
+		snprintf(err, len, "--meta \"%s\": cannot read \"%s\": %s", arg, shown,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > META_MAX_FILE) {
+		snprintf(err, len, "--meta \"%s\": \"%s\" is %s", arg, shown,
+			 S_ISDIR(st.st_mode) ? "a directory, not a file"
+			 : !S_ISREG(st.st_mode) ? "not a regular file"
+						: "larger than 1 MiB");
+		close(fd);
+		return NULL;
+	}
+	char *buf = malloc((size_t)st.st_size + 1);
+	ssize_t r = buf ? read(fd, buf, (size_t)st.st_size) : -1;
+
+	close(fd);
+	if (r < 0) {
+		snprintf(err, len, "--meta \"%s\": cannot read \"%s\": %s", arg, shown,
+			 strerror(buf ? errno : ENOMEM));
+		free(buf);
+		return NULL;
+	}
+	buf[r] = 0;
+	*n = (size_t)r;
+	return buf;
+}
+
+/* The value as JSON: numbers and true/false stay scalars, the rest is a
+ * string, which must be UTF-8 without NUL bytes (a JSON reader refuses
+ * "\u0000" unless told otherwise). */
+static json_t *value_of(const char *arg, const char *v, char *err, size_t len)
+{
+	size_t n = strlen(v), bad;
+	char *text = NULL, shown[256];
+
+	if (*v == '@') {
+		if (!(text = read_value_file(arg, v + 1, &n, err, len)))
+			return NULL;
+		if (memchr(text, 0, n)) {
+			snprintf(err, len, "--meta \"%s\": the file has a NUL byte at offset %zu: "
+				 "a value must be text", arg, (size_t)((char *)memchr(text, 0, n) - text));
+			free(text);
 			return NULL;
 		}
-		ssize_t n = getdelim(&buf, &cap, '\0', f);
+		v = text;
+	} else {
+		json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
 
-		fclose(f);
-		json_t *s = json_stringn(n > 0 ? buf : "", n > 0 ? (size_t)n : 0);
-
-		free(buf);
-		if (!s)
-			snprintf(err, len, "--meta: %s is not valid UTF-8 text", v + 1);
-		return s;
+		if (j && (json_is_number(j) || json_is_boolean(j)))
+			return j;
+		json_decref(j);
 	}
-	json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
+	if ((bad = txt_utf8_bad(v, n)) < n) {
+		txt_show(v, n, shown, sizeof(shown));
+		snprintf(err, len, "--meta \"%s\": the value is not UTF-8 (byte %zu): \"%s\"",
+			 arg, bad, shown);
+		free(text);
+		return NULL;
+	}
+	json_t *s = json_stringn(v, n);
 
-	if (j && (json_is_number(j) || json_is_boolean(j)))
-		return j;
-	json_decref(j);
-	return json_string(v);
+	free(text);
+	if (!s)
+		snprintf(err, len, "--meta \"%s\": out of memory", arg);
+	return s;
 }
 
 int res_meta_set(json_t *doc, const char *assignment, char *err, size_t len)
 {
 	const char *eq = strchr(assignment, '=');
+	size_t alen = strlen(assignment), bad;
+	char arg[512];
 
+	txt_show(assignment, alen, arg, sizeof(arg));
 	if (!eq || eq == assignment) {
-		snprintf(err, len, "--meta \"%s\": expected KEY=VALUE", assignment);
+		snprintf(err, len, "--meta \"%s\": expected KEY=VALUE", arg);
 		return -1;
 	}
-	char *key = strndup(assignment, (size_t)(eq - assignment)), *save = NULL;
-	json_t *obj = json_object_get(doc, "meta"), *val = scalar_of(eq + 1, err, len);
+	size_t klen = (size_t)(eq - assignment);
 
-	if (!val) {
-		free(key);
+	if ((bad = txt_utf8_bad(assignment, klen)) < klen) {
+		snprintf(err, len, "--meta \"%s\": the key is not UTF-8 (byte %zu)", arg, bad);
 		return -1;
 	}
+	/* Every dot-separated segment non-empty, and not too many of them. */
+	size_t depth = 1;
+
+	for (size_t i = 0; i < klen; i++) {
+		if (assignment[i] != '.')
+			continue;
+		if (++depth > META_MAX_DEPTH) {
+			snprintf(err, len, "--meta \"%s\": the key nests deeper than %d levels", arg,
+				 META_MAX_DEPTH);
+			return -1;
+		}
+	}
+	if (assignment[0] == '.' || assignment[klen - 1] == '.' ||
+	    memmem(assignment, klen, "..", 2)) {
+		snprintf(err, len, "--meta \"%s\": an empty segment in the key (\".\" at the "
+			 "start, at the end, or twice in a row)", arg);
+		return -1;
+	}
+	json_t *val = value_of(arg, eq + 1, err, len);
+
+	if (!val)
+		return -1;
+	char *key = strndup(assignment, klen), *save = NULL;
+	json_t *obj = json_object_get(doc, "meta");
 	char *part = strtok_r(key, ".", &save), *next;
 
 	for (; part && (next = strtok_r(NULL, ".", &save)); part = next) {
