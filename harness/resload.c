@@ -4,12 +4,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 json_t *res_get(const json_t *obj, const char *path)
 {
@@ -150,6 +152,7 @@ static int validate(const char *name, json_t *doc, char *err, size_t len)
 					      : "missing");
 		}
 		json_object_set_new(r, "_file", json_string(name));
+		json_object_set_new(r, "_index", json_integer((json_int_t)i));
 		json_object_set(r, "_meta", meta);
 	}
 	return 0;
@@ -177,18 +180,44 @@ int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc,
 	return 0;
 }
 
+/* Only a regular file is read: O_NONBLOCK so that opening a FIFO named
+ * *.json does not wait for a writer, then fstat decides. */
+static FILE *open_regular(const char *path, char *err, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, len, "%s: %s, not a result file", path,
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
+			 : S_ISSOCK(st.st_mode) ? "a socket" : S_ISBLK(st.st_mode) ? "a block device"
+			 : "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "rb"))) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 static int load_file(const char *path, json_t **doc, char *err, size_t len)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
 	int rc;
 
 	*doc = NULL;
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
+	FILE *f = open_regular(path, err, len);
+
+	if (!f)
 		return -1;
-	}
 	for (;;) {
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;
