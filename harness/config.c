@@ -3,10 +3,14 @@
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "topo.h"
 
@@ -374,7 +378,25 @@ int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
 	json_error_t je;
 
 	memset(s, 0, sizeof(*s));
-	s->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	/* A regular file only: O_NONBLOCK so a FIFO does not wait for a
+	 * writer, and a directory is named as one (jansson would report "'['
+	 * or '{' expected near end of file" at 1:0). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, len, "%s: %s, not a config file", path,
+			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+							       : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	s->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
 	return cfg_parsed(path, s, &je, err, len);
 }
 

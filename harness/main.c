@@ -387,6 +387,18 @@ static void usage(FILE *f)
 		fprintf(f, "  validate check result files against the result schema\n");
 }
 
+/* These verbs' product is what they print: a table lost to a full disk
+ * (/dev/full) or a closed stdout is an I/O error, exit 1, not success. */
+static int stdout_done(const char *verb, int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "slicebench %s: writing to stdout: %s\n", verb,
+			strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	slice_reexec_if_needed(argv);
@@ -404,20 +416,24 @@ int main(int argc, char **argv)
 		printf("slicebench %s (%s)\n", SB_VERSION, SB_GIT_REV);
 		return 0;
 	}
+	int rc = -1;
+
 	if (!strcmp(verb, "run"))
-		return cmd_run(argc - 1, argv + 1);
+		return cmd_run(argc - 1, argv + 1); /* its product is the result file */
 	if (!strcmp(verb, "list"))
-		return cmd_list(argc - 1, argv + 1);
-	if (!strcmp(verb, "info"))
-		return cmd_info(argc - 1, argv + 1);
-	if (!strcmp(verb, "compare") && cmd_compare)
-		return cmd_compare(argc - 1, argv + 1);
-	if (!strcmp(verb, "plot") && cmd_plot)
-		return cmd_plot(argc - 1, argv + 1);
-	if (!strcmp(verb, "plan") && cmd_plan)
-		return cmd_plan(argc - 1, argv + 1);
-	if (!strcmp(verb, "validate") && cmd_validate)
-		return cmd_validate(argc - 1, argv + 1);
+		rc = cmd_list(argc - 1, argv + 1);
+	else if (!strcmp(verb, "info"))
+		rc = cmd_info(argc - 1, argv + 1);
+	else if (!strcmp(verb, "compare") && cmd_compare)
+		rc = cmd_compare(argc - 1, argv + 1);
+	else if (!strcmp(verb, "plot") && cmd_plot)
+		rc = cmd_plot(argc - 1, argv + 1);
+	else if (!strcmp(verb, "plan") && cmd_plan)
+		rc = cmd_plan(argc - 1, argv + 1);
+	else if (!strcmp(verb, "validate") && cmd_validate)
+		rc = cmd_validate(argc - 1, argv + 1);
+	if (rc >= 0)
+		return stdout_done(verb, rc);
 	fprintf(stderr, "slicebench: unknown verb \"%s\"\n", verb);
 	usage(stderr);
 	return EXIT_USAGE;
