@@ -23,8 +23,17 @@ for t in ' 2x' '+2x' '02x' '2x ' '-2x' '0x' '65x' 'x'; do
 	bad "threads \"$t\"" "runs[0].threads: \"$t\" is not an integer or \"Nx\" with N in 1..64" \
 		"{\"runs\": [{\"threads\": \"$t\"}]}"
 done
-printf '{"runs": [{"threads": ["2x", "64x"]}]}' >"$TMP/good.json"
-check "messages: threads \"2x\" and \"64x\" are accepted" "$SB" run -c "$TMP/good.json" --dry-run
+for p in 'oversubscribe: 2' 'oversubscribe:+2' 'oversubscribe:02'; do
+	bad "pin \"$p\"" "N must be an integer in 1..1024 (digits only" "{\"runs\": [{\"pin\": \"$p\"}]}"
+done
+for p in 'cpus:0,1' 'cpus:1,0' 'cpus:0,,1' 'cpus:00'; do
+	bad "pin \"$p\"" "write this CPU list as" "{\"runs\": [{\"pin\": \"$p\"}]}"
+done
+for p in 'cpus:-1' 'cpus:0-' 'cpus:0-1 ' 'cpus:0x1' 'cpus:'; do
+	bad "pin \"$p\"" "not a CPU list like 0-3,6" "{\"runs\": [{\"pin\": \"$p\"}]}"
+done
+printf '{"runs": [{"threads": ["2x", "64x"], "pin": ["cpus:0", "cpus:0-1", "oversubscribe:2"]}]}' >"$TMP/good.json"
+check "messages: threads \"2x\", \"64x\", pin cpus:0, cpus:0-1, oversubscribe:2 are accepted" "$SB" run -c "$TMP/good.json" --dry-run
 
 mkdir "$TMP/cfgdir"
 mkfifo "$TMP/cfg.fifo"
