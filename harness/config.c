@@ -3,15 +3,13 @@
 #define _GNU_SOURCE
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "regfile.h"
 #include "topo.h"
 
 int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
@@ -378,23 +376,12 @@ int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
 	json_error_t je;
 
 	memset(s, 0, sizeof(*s));
-	/* A regular file only: O_NONBLOCK so a FIFO does not wait for a
-	 * writer, and a directory is named as one (jansson would report "'['
-	 * or '{' expected near end of file" at 1:0). */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
+	/* A directory is named as one (jansson would say "'[' or '{' expected
+	 * near end of file" at 1:0), and a FIFO does not block. */
+	int fd = regfile_open(path, "config file", err, len);
 
-	if (fd < 0) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, len, "%s: %s, not a config file", path,
-			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
-							       : "not a regular file");
-		close(fd);
-		return -1;
-	}
 	s->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
 	close(fd);
 	return cfg_parsed(path, s, &je, err, len);

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "regfile.h"
+
 /* A temp file younger than this is never taken for stale: a writer
  * creates it and takes its lock within microseconds, so the age only
  * closes that window. */
@@ -39,13 +41,6 @@ int outpath_mkdir_p(const char *dir)
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-static const char *kind_of(mode_t m)
-{
-	return S_ISDIR(m) ? "a directory" : S_ISLNK(m) ? "a symbolic link"
-		: S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
-		: S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "not a regular file";
-}
-
 /* The path itself (lstat: a symlink is judged, not its target). */
 static int check_existing(const char *path, int replace, char *err, size_t len)
 {
@@ -59,7 +54,7 @@ static int check_existing(const char *path, int replace, char *err, size_t len)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, len, "\"%s\" is %s: an output must be a new path or a regular "
-			 "file; anything else is never replaced", path, kind_of(st.st_mode));
+			 "file; anything else is never replaced", path, regfile_kind(st.st_mode));
 		return -1;
 	}
 	if (!replace) {

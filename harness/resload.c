@@ -4,7 +4,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "regfile.h"
 
 json_t *res_get(const json_t *obj, const char *path)
 {
@@ -180,27 +181,14 @@ int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc,
 	return 0;
 }
 
-/* Only a regular file is read: O_NONBLOCK so that opening a FIFO named
- * *.json does not wait for a writer, then fstat decides. */
+/* Only a regular file is read (regfile.h): a FIFO named *.json does not
+ * wait for a writer. */
 static FILE *open_regular(const char *path, char *err, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *f;
+	int fd = regfile_open(path, "result file", err, len);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
 
-	if (fd < 0) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, len, "%s: %s, not a result file", path,
-			 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device"
-			 : S_ISSOCK(st.st_mode) ? "a socket" : S_ISBLK(st.st_mode) ? "a block device"
-			 : "not a regular file");
-		close(fd);
-		return NULL;
-	}
-	if (!(f = fdopen(fd, "rb"))) {
+	if (fd >= 0 && !f) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		close(fd);
 	}

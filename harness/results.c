@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "outpath.h"
+#include "regfile.h"
 #include "textfmt.h"
 #include "signals.h"
 #include "sysinfo.h"
@@ -44,25 +45,26 @@ json_t *res_new(const json_t *config, const char *config_file)
 #define META_MAX_DEPTH 16
 #define META_MAX_FILE (1 << 20)
 
-/* The text of @FILE: a regular file only (a FIFO would block, a directory
- * read as ""), at most META_MAX_FILE bytes.  *n is its length. */
+/* The text of @FILE: a regular file only (regfile.h: a FIFO would block,
+ * a directory read as ""), at most META_MAX_FILE bytes.  *n is its
+ * length. */
 static char *read_value_file(const char *arg, const char *file, size_t *n, char *err, size_t len)
 {
-	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
 	char shown[256];
+	int fd = regfile_open(file, "file", err, len);
+	struct stat st;
 
 	txt_show(file, strlen(file), shown, sizeof(shown));
 	if (fd < 0) {
-		snprintf(err, len, "--meta \"%s\": cannot read \"%s\": %s", arg, shown,
-			 strerror(errno));
+		/* err names the file; say which argument it came from */
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, len, "--meta \"%s\": cannot read %s", arg, why);
 		return NULL;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > META_MAX_FILE) {
-		snprintf(err, len, "--meta \"%s\": \"%s\" is %s", arg, shown,
-			 S_ISDIR(st.st_mode) ? "a directory, not a file"
-			 : !S_ISREG(st.st_mode) ? "not a regular file"
-						: "larger than 1 MiB");
+	if (fstat(fd, &st) || st.st_size > META_MAX_FILE) {
+		snprintf(err, len, "--meta \"%s\": \"%s\" is larger than 1 MiB", arg, shown);
 		close(fd);
 		return NULL;
 	}

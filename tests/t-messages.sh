@@ -40,8 +40,17 @@ mkfifo "$TMP/cfg.fifo"
 for c in "$TMP/cfgdir:a directory, not a config file" "$TMP/cfg.fifo:a FIFO, not a config file"; do
 	timeout 5 "$SB" run -c "${c%%:*}" --dry-run >/dev/null 2>"$TMP/err"
 	rc=$?
-	check "messages: --config ${c##*/}: exit 2 (got $rc, 124 = hung): \"$(cat "$TMP/err")\"" \
+	f=${c%%:*}
+	check "messages: --config ${f##*/}: exit 2 (got $rc, 124 = hung): \"$(cat "$TMP/err")\"" \
 		grep -qF "${c#*:}" "$TMP/err"
+done
+
+for c in "$TMP/cfgdir:a directory, not a plan file" "$TMP/cfg.fifo:a FIFO, not a plan file"; do
+	timeout 5 "$SB" plan "${c%%:*}" --dry-run >/dev/null 2>"$TMP/err"
+	rc=$?
+	f=${c%%:*}
+	check "messages: plan ${f##*/}: exit 2 (got $rc, 124 = hung): \"$(cat "$TMP/err")\"" \
+		test "$rc" -eq 2 -a -n "$(grep -F "${c#*:}" "$TMP/err")"
 done
 
 # A report lost on the way out is an error.

@@ -33,8 +33,8 @@ bad "the key \".\"" 'an empty segment' ".=1"
 bad "an empty segment" 'an empty segment' "a..b=1"
 bad "a trailing dot" 'an empty segment' "a.=1"
 bad "an empty key" 'expected KEY=VALUE' "=1"
-bad "@DIR" "is a directory" "note=@$TMP/dir"
-bad "@FIFO (must not hang)" "not a regular file" "note=@$TMP/fifo"
+bad "@DIR" "dir: a directory, not a file" "note=@$TMP/dir"
+bad "@FIFO (must not hang)" "fifo: a FIFO, not a file" "note=@$TMP/fifo"
 bad "@missing" "No such file or directory" "note=@$TMP/none"
 
 "$SB" run -c "$TMP/tiny.json" -o "$TMP/ok.json" -q --meta vm.accel=tcg --meta n=3 \
