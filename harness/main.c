@@ -39,7 +39,7 @@ static void run_usage(FILE *f)
 		"  -q, --quiet         no progress, no table\n"
 		"  -m, --meta K=V      add meta.K (dotted keys nest; @FILE reads a file)\n"
 		"  -n, --dry-run       validate, print the expanded runs, run nothing\n"
-		"  -f, --force         overwrite an existing --out file\n"
+		"  -f, --force         overwrite an existing --out file (a regular file only)\n"
 		"\n"
 		"suite keys:\n");
 	cfg_print_keys(f);
