@@ -252,9 +252,10 @@ void res_default_path(const json_t *doc, int n, char *buf, size_t len)
 	char ts[32], *t = ts;
 	struct utsname u;
 
-	/* The result's own meta.utc, without '-' and ':'. */
+	/* The result's own meta.utc, digits, T and Z only: without '-' and
+	 * ':', and never a '/' from a --meta utc=... that replaced it. */
 	for (; utc && *utc && t < ts + sizeof(ts) - 1; utc++)
-		if (*utc != '-' && *utc != ':')
+		if ((*utc >= '0' && *utc <= '9') || *utc == 'T' || *utc == 'Z')
 			*t++ = *utc;
 	*t = 0;
 	uname(&u);

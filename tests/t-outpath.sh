@@ -82,6 +82,11 @@ sb=$(realpath "$SB")
 )
 n=$(find "$TMP/d/results" -name '*.json' | wc -l)
 check "out: three runs without --out started together write 3 files (got $n)" test "$n" -eq 3
+# The default name comes from meta.utc, which --meta can replace: no '/'.
+(cd "$TMP/d" && "$sb" run -c "$TMP/tiny.json" -q --meta 'utc=/../../escaped')
+check "out: --meta utc=/../../escaped keeps the default name in results/" \
+	test "$(find "$TMP" -name '*.json' -path '*escaped*' | wc -l)" -eq 0 \
+	-a "$(find "$TMP/d/results" -name '*.json' | wc -l)" -eq 4
 
 # A temp file of a writer killed with SIGKILL is removed by the next
 # writer in that directory once it is provably stale (no lock, > 1 min).
