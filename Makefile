@@ -6,7 +6,9 @@ GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(
 PKGS     := hwloc jansson gsl zlib
 CFLAGS   ?= -O2 -g
 # Key tables leave trailing fields (like .sub) zero, as fio's option tables do.
-CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -MMD -MP \
+# -Wvla: an array sized by input belongs on the heap (a stack overflow is a
+# crash, a failed malloc an error).
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wvla -Wno-missing-field-initializers -pthread -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CPPFLAGS += -DSB_VERSION='"$(VERSION)"' -DSB_GIT_REV='"$(GIT_REV)"'
 # Debian's libpfm4-dev ships no .pc file: plain -lpfm.

@@ -14,16 +14,26 @@ usage() {
 	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
 }
 
+# value OPTION ARGS...: OPTION must have a value (set -u would otherwise
+# stop with "$2: unbound variable").
+value() {
+	if [ $# -lt 2 ]; then
+		echo "run.sh: $1 needs a value" >&2
+		usage >&2
+		exit 2
+	fi
+}
+
 mode=host config=configs/quick.json out="" quiet="" plot=1
 pass=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--config) config=$2; shift 2 ;;
-	--out) out=$2; shift 2 ;;
+	--config) value "$@"; config=$2; shift 2 ;;
+	--out) value "$@"; out=$2; shift 2 ;;
 	--quiet) quiet=--quiet; shift ;;
 	--no-plot) plot=0; shift ;;
 	--vm) mode=vm; shift ;;
-	--slurm | --local | --status) mode=${1#--}; pass+=("$2"); shift 2 ;;
+	--slurm | --local | --status) value "$@"; mode=${1#--}; pass+=("$2"); shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*)
 		if [ "$mode" = host ]; then
@@ -44,7 +54,16 @@ make -s all
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 case "$mode" in
 host)
-	[ -n "$out" ] || out="results/${stamp}-$(uname -n)-$(uname -r).json"
+	if [ -z "$out" ]; then
+		# slicebench's own default naming: -2, -3... for a second run
+		# started in the same second (its write is create-or-fail).
+		base="results/${stamp}-$(uname -n)-$(uname -r)" n=1
+		out="$base.json"
+		while [ -e "$out" ] || [ -L "$out" ]; do
+			n=$((n + 1))
+			out="$base-$n.json"
+		done
+	fi
 	build/slicebench run --config "$config" --out "$out" $quiet
 	;;
 vm)

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		double t0 = now_s();
 
-		if (res_write(path, doc, err, sizeof(err))) {
+		if (res_write(path, 0, doc, err, sizeof(err))) {
 			fprintf(stderr, "writecost: %s\n", err);
 			return 1;
 		}

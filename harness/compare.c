@@ -92,25 +92,30 @@ static void mean_var(const double *x, size_t n, double *m, double *v)
 
 void cmp_welch_log(const double *a, size_t na, const double *b, size_t nb, struct cmp_welch *w)
 {
-	double la[na ? na : 1], lb[nb ? nb : 1], ma, va, mb, vb;
+	double ma, va, mb, vb;
 
 	memset(w, 0, sizeof(*w));
 	w->ratio = w->lo = w->hi = w->t = w->df = w->p = NAN;
 	if (!na || !nb)
 		return;
-	for (size_t i = 0; i < na; i++) {
-		if (!(a[i] > 0) || !isfinite(a[i]))
+	/* Heap, not the stack: the sizes come from the input. */
+	double *la = malloc((na + nb) * sizeof(*la)), *lb = la + na;
+
+	if (!la)
+		return;
+	for (size_t i = 0; i < na + nb; i++) {
+		double x = i < na ? a[i] : b[i - na];
+
+		if (!(x > 0) || !isfinite(x)) {
+			free(la);
 			return;
-		la[i] = log(a[i]);
-	}
-	for (size_t i = 0; i < nb; i++) {
-		if (!(b[i] > 0) || !isfinite(b[i]))
-			return;
-		lb[i] = log(b[i]);
+		}
+		la[i] = log(x);
 	}
 	w->ok = 1;
 	mean_var(la, na, &ma, &va);
 	mean_var(lb, nb, &mb, &vb);
+	free(la);
 	w->ratio = exp(mb - ma);
 	if (na < 2 || nb < 2)
 		return;
@@ -239,29 +244,42 @@ double cmp_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 	return z <= 0 ? 1 : fmin(1, 2 * gsl_cdf_ugaussian_Q(z));
 }
 
+struct holm_ent {
+	double p;
+	size_t i;
+};
+
+static int holm_cmp(const void *x, const void *y)
+{
+	const struct holm_ent *a = x, *b = y;
+
+	return a->p < b->p ? -1 : a->p > b->p ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
 void cmp_holm(double *p, size_t n)
 {
-	size_t idx[n ? n : 1], m = 0;
+	struct holm_ent *e = malloc((n ? n : 1) * sizeof(*e));
+	size_t m = 0;
 
+	if (!e) { /* no correction possible: say nothing is significant */
+		for (size_t i = 0; i < n; i++)
+			p[i] = isfinite(p[i]) ? 1.0 : p[i];
+		return;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(p[i]))
-			idx[m++] = i;
-	/* insertion sort by p: rows are few */
-	for (size_t i = 1; i < m; i++)
-		for (size_t j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) {
-			size_t t = idx[j];
-
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
+			e[m++] = (struct holm_ent){ p[i], i };
+	/* Rows can be thousands (a directory of results): n log n. */
+	qsort(e, m, sizeof(*e), holm_cmp);
 	double run = 0;
 
 	for (size_t k = 0; k < m; k++) {
-		double adj = fmin(1, (double)(m - k) * p[idx[k]]);
+		double adj = fmin(1, (double)(m - k) * e[k].p);
 
 		run = fmax(run, adj); /* step-down: adjusted p never decreases */
-		p[idx[k]] = run;
+		p[e[k].i] = run;
 	}
+	free(e);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -281,10 +299,12 @@ static double quantile_sorted(const double *s, size_t n, double q)
 
 void cmp_outliers(const double *x, size_t n, int *flags)
 {
-	double s[n ? n : 1], dev[n ? n : 1];
-
 	memset(flags, 0, n * sizeof(*flags));
 	if (n < 3)
+		return;
+	double *s = malloc(2 * n * sizeof(*s)), *dev = s + n;
+
+	if (!s)
 		return;
 	memcpy(s, x, n * sizeof(double));
 	qsort(s, n, sizeof(double), cmp_double);
@@ -299,14 +319,15 @@ void cmp_outliers(const double *x, size_t n, int *flags)
 	for (size_t i = 0; i < n; i++)
 		if (mad > 0 && fabs(x[i] - med) > 3 * mad)
 			flags[i] |= 2;
-	if (n < 4)
-		return;
-	double q1 = quantile_sorted(s, n, 0.25), q3 = quantile_sorted(s, n, 0.75);
-	double iqr = q3 - q1;
+	if (n >= 4) {
+		double q1 = quantile_sorted(s, n, 0.25), q3 = quantile_sorted(s, n, 0.75);
+		double iqr = q3 - q1;
 
-	for (size_t i = 0; i < n; i++)
-		if (x[i] < q1 - 1.5 * iqr || x[i] > q3 + 1.5 * iqr)
-			flags[i] |= 1;
+		for (size_t i = 0; i < n; i++)
+			if (x[i] < q1 - 1.5 * iqr || x[i] > q3 + 1.5 * iqr)
+				flags[i] |= 1;
+	}
+	free(s);
 }
 
 /* ---- pairing ---- */
@@ -331,29 +352,61 @@ static char *point_key(const json_t *r, int with_workload, int run_keys_only)
 	return s;
 }
 
+/* Which params vary among each workload's results, in one pass over them
+ * (a result set can hold thousands): {workload: {"n": results, "keys":
+ * {key: [first value, results having it, differs]}}}. */
+static json_t *variation(json_t *const *all, size_t nall)
+{
+	json_t *var = json_object();
+
+	for (size_t i = 0; i < nall; i++) {
+		const char *wl = res_str(all[i], "workload", "?"), *k;
+		json_t *w = json_object_get(var, wl), *v;
+
+		if (!w) {
+			w = json_pack("{s:i,s:{}}", "n", 0, "keys");
+			json_object_set_new(var, wl, w);
+		}
+		json_object_set_new(w, "n", json_integer(json_integer_value(json_object_get(w, "n")) + 1));
+		json_t *keys = json_object_get(w, "keys");
+
+		json_object_foreach(json_object_get(all[i], "params"), k, v) {
+			json_t *e = json_object_get(keys, k);
+
+			if (!e) {
+				json_object_set_new(keys, k, json_pack("[O,i,b]", v, 1, 0));
+				continue;
+			}
+			json_array_set_new(e, 1, json_integer(json_integer_value(json_array_get(e, 1)) + 1));
+			if (!json_equal(v, json_array_get(e, 0)))
+				json_array_set(e, 2, json_true());
+		}
+	}
+	return var;
+}
+
 /* "threads=2x pin=oversubscribe:2 victim=on": threads always, then every
- * other key whose value differs among this workload's results. */
-static void point_desc(const json_t *r, json_t *const *all, size_t nall, char *buf, size_t len)
+ * other key whose value differs among this workload's results (or that
+ * some of them lack). */
+static void point_desc(const json_t *r, const json_t *var, char *buf, size_t len)
 {
 	const json_t *p = json_object_get(r, "params");
-	const char *wl = res_str(r, "workload", "?"), *k;
+	const json_t *w = json_object_get(var, res_str(r, "workload", "?"));
+	const json_t *keys = json_object_get(w, "keys");
+	json_int_t nw = json_integer_value(json_object_get(w, "n"));
+	const char *k;
 	json_t *v;
 	char s[96];
 
 	val_str(json_object_get(p, "threads"), s, sizeof(s));
 	snprintf(buf, len, "threads=%s", s);
 	json_object_foreach((json_t *)p, k, v) {
-		int varies = 0;
+		const json_t *e = json_object_get(keys, k);
 
 		if (!strcmp(k, "threads") || ignored(k))
 			continue;
-		for (size_t i = 0; i < nall && !varies; i++) {
-			if (strcmp(res_str(all[i], "workload", "?"), wl))
-				continue;
-			if (!json_equal(v, json_object_get(json_object_get(all[i], "params"), k)))
-				varies = 1;
-		}
-		if (!varies)
+		if (json_integer_value(json_array_get(e, 1)) == nw &&
+		    !json_is_true(json_array_get(e, 2)))
 			continue;
 		size_t n = strlen(buf);
 
@@ -395,7 +448,7 @@ static size_t metric_values(const json_t *r, const struct cmp_metric *m, double 
 
 static double center(const double *x, size_t n, int median)
 {
-	double s[n ? n : 1], m, v;
+	double m, v, *s;
 
 	if (!n)
 		return NAN;
@@ -403,9 +456,13 @@ static double center(const double *x, size_t n, int median)
 		mean_var(x, n, &m, &v);
 		return m;
 	}
+	if (!(s = malloc(n * sizeof(*s))))
+		return NAN;
 	memcpy(s, x, n * sizeof(double));
 	qsort(s, n, sizeof(double), cmp_double);
-	return quantile_sorted(s, n, 0.5);
+	m = quantile_sorted(s, n, 0.5);
+	free(s);
+	return m;
 }
 
 static json_t *values_json(const double *x, size_t n)
@@ -491,8 +548,11 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 static void decide(json_t *rows, const struct cmp_opts *o)
 {
 	size_t n = json_array_size(rows), i;
-	double p[n ? n : 1];
+	double *p = malloc((n ? n : 1) * sizeof(*p));
 	json_t *r;
+
+	if (!p)
+		abort(); /* a few bytes per row: no partial verdicts */
 
 	json_array_foreach(rows, i, r)
 		p[i] = json_is_number(json_object_get(r, "welch_p"))
@@ -526,6 +586,7 @@ static void decide(json_t *rows, const struct cmp_opts *o)
 		json_object_set_new(r, "verdict", json_string(v));
 		json_object_set_new(r, "why", json_string(why));
 	}
+	free(p);
 }
 
 static json_t *report_new(const struct cmp_opts *o, const char *mode)
@@ -540,18 +601,28 @@ static json_t *report_new(const struct cmp_opts *o, const char *mode)
 			 "warnings", "notes", "not_compared", "rows");
 }
 
+/* Appends s to rep[key] once: the strings seen are kept in a hidden
+ * " seen" object (removed by finish), so thousands of notes stay linear. */
 static void add_str(json_t *rep, const char *key, json_t *s)
 {
-	json_t *a = json_object_get(rep, key);
-	size_t i;
-	json_t *v;
+	json_t *seen = json_object_get(rep, " seen");
+	char *id;
 
-	json_array_foreach(a, i, v)
-		if (json_equal(v, s)) {
-			json_decref(s);
-			return;
-		}
-	json_array_append_new(a, s);
+	if (!seen) {
+		seen = json_object();
+		json_object_set_new(rep, " seen", seen);
+	}
+	if (!s || asprintf(&id, "%s\n%s", key, json_string_value(s)) < 0) {
+		json_decref(s);
+		return;
+	}
+	if (json_object_get(seen, id)) {
+		json_decref(s);
+	} else {
+		json_object_set_new(seen, id, json_true());
+		json_array_append_new(json_object_get(rep, key), s);
+	}
+	free(id);
 }
 
 /* What makes an A/B comparison suspect: different hardware, accelerator,
@@ -598,13 +669,13 @@ static void meta_diff(json_t *rep, const json_t *ma, const json_t *mb, const cha
 }
 
 static void add_rows(json_t *rep, const json_t *ra, const json_t *rb, const char *fa,
-		     const char *fb, const struct cmp_opts *o, json_t *const *all, size_t nall,
+		     const char *fb, const struct cmp_opts *o, const json_t *var,
 		     const json_t *doca)
 {
 	char point[512], group[512];
 	const char *sa = res_str(ra, "status", "?"), *sb = res_str(rb, "status", "?");
 
-	point_desc(ra, all, nall, point, sizeof(point));
+	point_desc(ra, var, point, sizeof(point));
 	res_group(res_meta_of(doca, ra), group, sizeof(group));
 	if (strcmp(sa, "ok") || strcmp(sb, "ok")) {
 		add_str(rep, "not_compared",
@@ -632,6 +703,7 @@ static void finish(json_t *rep, const struct cmp_opts *o)
 	json_t *rows = json_object_get(rep, "rows"), *r;
 	size_t i, small = 0;
 
+	json_object_del(rep, " seen");
 	decide(rows, o);
 	json_array_foreach(rows, i, r)
 		if (res_num(r, "a.n") < 4 || res_num(r, "b.n") < 4)
@@ -665,7 +737,7 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 		size_t nb = json_array_size(bres), nall = na + nb, pd = 0;
 		json_t **all = malloc((nall ? nall : 1) * sizeof(*all));
 		char **ka = calloc(na ? na : 1, sizeof(char *)), **kb = calloc(nb ? nb : 1, sizeof(char *));
-		char *used = calloc(nb ? nb : 1, 1);
+		json_t *bykey = json_object(), *var;
 		char lbl[16];
 
 		snprintf(lbl, sizeof(lbl), ndocs > 2 ? "B%zu" : "B", d);
@@ -673,26 +745,38 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 			all[i] = json_array_get(ares, i);
 			ka[i] = point_key(all[i], 1, 0);
 		}
+		/* B's results by point, each a queue in file order. */
 		for (size_t i = 0; i < nb; i++) {
 			all[na + i] = json_array_get(bres, i);
 			kb[i] = point_key(all[na + i], 1, 0);
+			if (!kb[i])
+				continue;
+			json_t *q = json_object_get(bykey, kb[i]);
+
+			if (!q)
+				json_object_set_new(bykey, kb[i], q = json_array());
+			json_array_append_new(q, json_integer((json_int_t)i));
 		}
+		var = variation(all, nall);
 		/* A point seen twice on a side (a directory of several hosts)
 		 * pairs in order: the first with the first. */
-		for (size_t i = 0; i < na; i++)
-			for (size_t j = 0; j < nb; j++) {
-				if (used[j] || !ka[i] || !kb[j] || strcmp(ka[i], kb[j]))
-					continue;
-				used[j] = 1;
-				pd++;
-				const json_t *ma = res_meta_of(docs[0], all[i]);
-				const json_t *mb = res_meta_of(docs[d], all[na + j]);
+		for (size_t i = 0; i < na; i++) {
+			json_t *q = ka[i] ? json_object_get(bykey, ka[i]) : NULL;
 
-				meta_diff(rep, ma, mb, lbl);
-				add_rows(rep, all[i], all[na + j], names[0], names[d], o, all, nall,
-					 docs[0]);
-				break;
-			}
+			if (!json_array_size(q))
+				continue;
+			size_t j = (size_t)json_integer_value(json_array_get(q, 0));
+
+			json_array_remove(q, 0);
+			pd++;
+			const json_t *ma = res_meta_of(docs[0], all[i]);
+			const json_t *mb = res_meta_of(docs[d], all[na + j]);
+
+			meta_diff(rep, ma, mb, lbl);
+			add_rows(rep, all[i], all[na + j], names[0], names[d], o, var, docs[0]);
+		}
+		json_decref(var);
+		json_decref(bykey);
 		if (!pd)
 			add_str(rep, "warnings",
 				json_sprintf("%s: no run shares workload and parameters with %s",
@@ -704,7 +788,6 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 			free(kb[i]);
 		free(ka);
 		free(kb);
-		free(used);
 		free(all);
 	}
 	if (!paired) {
@@ -724,7 +807,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 	       json_t **report, char *err, size_t len)
 {
 	json_t *res = json_object_get(doc, "results"), *r, *b;
-	size_t n = json_array_size(res), i, j, nbase = 0, paired = 0;
+	size_t n = json_array_size(res), i, nbase = 0, paired = 0;
 	json_t *rep = report_new(o, "within");
 	json_t **all = malloc((n ? n : 1) * sizeof(*all));
 	char ml[512];
@@ -735,42 +818,57 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 			      json_pack("{s:s,s:s,s:s}", "role", "A and B", "file", name, "meta",
 					ml));
 	json_object_set_new(rep, "baseline", json_string(baseline));
-	json_array_foreach(res, i, r)
+	/* The other workloads' results by run point, in file order: one pass
+	 * each way, not baseline x results. */
+	json_t *bykey = json_object(), *var;
+
+	json_array_foreach(res, i, r) {
 		all[i] = r;
+		if (!strcmp(res_str(r, "workload", ""), baseline))
+			continue;
+		char *k = point_key(r, 0, 1);
+
+		if (!k)
+			continue;
+		json_t *q = json_object_get(bykey, k);
+
+		if (!q)
+			json_object_set_new(bykey, k, q = json_array());
+		json_array_append_new(q, json_integer((json_int_t)i));
+		free(k);
+	}
+	var = variation(all, n);
 	json_array_foreach(res, i, b) {
 		if (strcmp(res_str(b, "workload", ""), baseline))
 			continue;
 		nbase++;
 		char *kbase = point_key(b, 0, 1);
+		json_t *q = kbase ? json_object_get(bykey, kbase) : NULL, *jv;
+		size_t qi;
 
-		json_array_foreach(res, j, r) {
-			if (!strcmp(res_str(r, "workload", ""), baseline))
-				continue;
-			char *k = point_key(r, 0, 1);
-
-			if (k && kbase && !strcmp(k, kbase)) {
-				add_rows(rep, b, r, baseline, res_str(r, "workload", "?"), o, all,
-					 n, doc);
-				paired++;
-			}
-			free(k);
+		json_array_foreach(q, qi, jv) {
+			r = all[json_integer_value(jv)];
+			add_rows(rep, b, r, baseline, res_str(r, "workload", "?"), o, var, doc);
+			paired++;
 		}
 		free(kbase);
 	}
+	json_decref(var);
+	json_decref(bykey);
 	free(all);
 	if (!nbase || !paired) {
 		char seen[512] = "";
+		json_t *wls = json_object();
+		const char *w;
 
-		json_array_foreach(res, i, r) {
-			const char *w = res_str(r, "workload", "?");
+		json_array_foreach(res, i, r)
+			json_object_set_new(wls, res_str(r, "workload", "?"), json_true());
+		json_object_foreach(wls, w, r) {
 			size_t l = strlen(seen);
 
-			for (j = 0; j < i; j++)
-				if (!strcmp(res_str(json_array_get(res, j), "workload", ""), w))
-					break;
-			if (j == i)
-				snprintf(seen + l, sizeof(seen) - l, "%s%s", l ? ", " : "", w);
+			snprintf(seen + l, sizeof(seen) - l, "%s%s", l ? ", " : "", w);
 		}
+		json_decref(wls);
 		if (!nbase)
 			snprintf(err, len, "%s: no results of baseline workload \"%s\" (present: %s)",
 				 name, baseline, *seen ? seen : "none");
@@ -1055,7 +1153,8 @@ static void compare_usage(FILE *f)
 		"  -f, --format FMT      text | markdown | json | html (default text)\n"
 		"  -t, --threshold PCT   noise band in percent (default 5)\n"
 		"  -r, --fail-on-regression  exit 1 when any row regressed\n"
-		"  -o, --out FILE        write there (temp file + rename), not stdout\n"
+		"  -o, --out FILE        write there (temp file + rename; a new path or a\n"
+		"                        regular file, replaced), not stdout\n"
 		"  -w, --within FILE     compare workloads inside one file\n"
 		"  -b, --baseline WL     the baseline workload for --within\n"
 		"\n"

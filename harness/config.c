@@ -1,12 +1,15 @@
 /* config.c - parse (jansson), validate every key against the tables, and
  * expand each run's lists into the cartesian product of parameter points. */
+#define _GNU_SOURCE
 #include "config.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "regfile.h"
 #include "topo.h"
 
 int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
@@ -227,12 +230,26 @@ static json_t *as_list(json_t *v, const struct key_desc *k)
 static int push_point(struct cfg_suite *s, const struct workload_ops *ops, json_t *params,
 		      const char *label)
 {
-	for (size_t i = 0; i < s->nruns; i++)
-		if (s->runs[i].ops == ops && json_equal(s->runs[i].params, params))
-			return 0; /* the same point twice: run it once */
-	struct cfg_run *r = realloc(s->runs, (s->nruns + 1) * sizeof(*r));
+	/* The same point twice runs once: a hash set of "workload\nparams"
+	 * (sorted keys), not a scan of the points so far. */
+	char *p = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS), *id = NULL;
 
-	if (!r)
+	if (!p || asprintf(&id, "%s\n%s", ops->name, p) < 0) {
+		free(p);
+		return -1;
+	}
+	free(p);
+	if (json_object_get(s->seen, id)) {
+		free(id);
+		return 0;
+	}
+	json_object_set_new(s->seen, id, json_true());
+	free(id);
+	struct cfg_run *r = s->runs;
+
+	/* Doubling at each power of two: no quadratic copying. */
+	if (!(s->nruns & (s->nruns - 1)) &&
+	    !(r = realloc(s->runs, (s->nruns ? 2 * s->nruns : 1) * sizeof(*r))))
 		return -1;
 	s->runs = r;
 	r[s->nruns].ops = ops;
@@ -273,7 +290,39 @@ static json_t *pick(const json_t *run, const json_t *defs, const struct key_desc
 	return v ? json_incref(v) : key_default(k);
 }
 
-static int expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs)
+/* How many points a run's lists expand to (before duplicates merge). */
+static double run_points(const json_t *run, const json_t *defs, const json_t *wlist)
+{
+	double total = 0;
+	size_t i;
+	json_t *wl;
+
+	json_array_foreach(wlist, i, wl) {
+		const struct workload_ops *ops = wl_find(json_string_value(wl));
+		double n = 1;
+
+		for (const struct key_desc *k = run_keys + 1; k->name; k++) {
+			json_t *v = pick(run, defs, k), *l = as_list(v, k);
+
+			n *= (double)json_array_size(l);
+			json_decref(l);
+			json_decref(v);
+		}
+		for (const struct key_desc *k = ops->keys; k && k->name; k++) {
+			json_t *v = pick(run, defs, k), *l = as_list(v, k);
+
+			n *= (double)json_array_size(l);
+			json_decref(l);
+			json_decref(v);
+		}
+		total += n;
+	}
+	return total;
+}
+
+/* 0, -1 out of memory, or the number of points (> 0) when they would take
+ * the suite past CFG_MAX_RUNS. */
+static double expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs)
 {
 	json_t *wls = pick(run, defs, run_keys), *wl;
 	const char *label = json_string_value(json_object_get(run, "label"));
@@ -282,6 +331,12 @@ static int expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs
 	int rc = 0;
 
 	json_decref(wls);
+	double npoints = run_points(run, defs, wlist);
+
+	if ((double)s->nruns + npoints > CFG_MAX_RUNS) {
+		json_decref(wlist);
+		return npoints;
+	}
 	json_array_foreach(wlist, i, wl) {
 		const struct workload_ops *ops = wl_find(json_string_value(wl));
 		const char *keys[128];
@@ -321,7 +376,14 @@ int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
 	json_error_t je;
 
 	memset(s, 0, sizeof(*s));
-	s->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	/* A directory is named as one (jansson would say "'[' or '{' expected
+	 * near end of file" at 1:0), and a FIFO does not block. */
+	int fd = regfile_open(path, "config file", err, len);
+
+	if (fd < 0)
+		return -1;
+	s->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
 	return cfg_parsed(path, s, &je, err, len);
 }
 
@@ -398,11 +460,24 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 		if (rc)
 			return -1;
 	}
-	json_array_foreach(runs, i, v)
-		if (expand_run(s, v, defs)) {
+	s->seen = json_object();
+	json_array_foreach(runs, i, v) {
+		double e = expand_run(s, v, defs);
+
+		if (!e)
+			continue;
+		if (e < 0)
 			snprintf(err, len, "%s: out of memory expanding runs", path);
-			return -1;
-		}
+		else
+			snprintf(err, len, "%s: runs[%zu]: expands to %.0f run points (the product of "
+				 "its lists), which takes the suite past its cap of %d (%zu before "
+				 "it); split it into several suites", path, i, e, CFG_MAX_RUNS, s->nruns);
+		json_decref(s->seen);
+		s->seen = NULL;
+		return -1;
+	}
+	json_decref(s->seen);
+	s->seen = NULL;
 	return 0;
 }
 
@@ -411,6 +486,7 @@ void cfg_free(struct cfg_suite *s)
 	for (size_t i = 0; i < s->nruns; i++)
 		json_decref(s->runs[i].params);
 	free(s->runs);
+	json_decref(s->seen);
 	json_decref(s->root);
 	memset(s, 0, sizeof(*s));
 }

@@ -18,7 +18,13 @@ struct cfg_suite {
 	json_t *root; /* the file as parsed, for the result's "config" */
 	struct cfg_run *runs;
 	size_t nruns;
+	json_t *seen; /* while expanding: the points so far, each run once */
 };
+
+/* The most run points a suite may expand to: far beyond what runs in a
+ * day (a point takes at least warmup + duration + a fork), and a bound on
+ * the memory a typo in a sweep can claim (~3 KB a point). */
+#define CFG_MAX_RUNS 100000
 
 /* 0, or -1 with err as "FILE:LINE:COL: ..." (syntax) or "FILE: KEY.PATH: ..." */
 int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len);

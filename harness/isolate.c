@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,11 @@
 #include "signals.h"
 #include "runner.h"
 #include "timing.h"
+
+/* A wake-up later than asked by this much is a stall, not scheduling
+ * noise (a loaded 2-CPU machine wakes a poller within milliseconds). */
+#define STALL_SLACK_NS 500000000ull
+#define POLL_SLICE_NS 1000000000ull
 
 double iso_planned_s(const json_t *p)
 {
@@ -53,8 +59,13 @@ static json_t *status_res(const struct cfg_run *run, const char *status, const c
 
 static json_t *iso_fork(const struct cfg_run *run);
 
-static void child(const struct cfg_run *run, int fd)
+static void child(const struct cfg_run *run, int fd, pid_t parent)
 {
+	/* A parent killed outright (SIGKILL, the OOM killer) cannot stop its
+	 * run: the kernel does, at once (prctl(2) PR_SET_PDEATHSIG).  The
+	 * getppid check covers a parent that died before the prctl. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(4);
 	json_t *res = runner_run(run->ops, run->params);
 
 	/* _exit: the run may have left threads stuck; nothing to clean up. */
@@ -85,7 +96,7 @@ static json_t *iso_fork(const struct cfg_run *run)
 	if (pipe2(p, O_CLOEXEC))
 		return failed(run, "pipe: %s", strerror(errno));
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0) {
 		close(p[0]);
@@ -94,11 +105,11 @@ static json_t *iso_fork(const struct cfg_run *run)
 	}
 	if (!pid) {
 		close(p[0]);
-		child(run, p[1]);
+		child(run, p[1], parent);
 	}
 	close(p[1]);
 	double limit = iso_timeout_s(run->params);
-	uint64_t deadline = tm_now_ns() + (uint64_t)(limit * 1e9);
+	uint64_t deadline = tm_now_ns() + (uint64_t)(limit * 1e9), last = tm_now_ns(), asked = 0;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int timed_out = 0;
@@ -106,18 +117,32 @@ static json_t *iso_fork(const struct cfg_run *run)
 	for (;;) {
 		uint64_t now = tm_now_ns();
 
-		if (now >= deadline) {
-			timed_out = 1;
-			break;
-		}
+		/* The watchdog counts only time this process was there to watch:
+		 * a wake-up far later than asked means it was stopped (SIGSTOP,
+		 * ^Z, a suspended machine; CLOCK_MONOTONIC runs on while
+		 * stopped), and the child may have been stopped with it.  The
+		 * stall moves the deadline; a child that finished meanwhile is
+		 * read below before any verdict. */
+		if (now - last > asked + STALL_SLACK_NS)
+			deadline += now - last - asked;
+		last = now;
+		uint64_t left = now >= deadline ? 0 : deadline - now;
+		/* Short waits keep the stall measurement fine-grained; the last
+		 * look (0 ms) sees a result written at the deadline. */
+		int ms = left ? (int)(left > POLL_SLICE_NS ? POLL_SLICE_NS : left) / 1000000 + 1 : 0;
+
+		asked = (uint64_t)ms * 1000000;
 		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		int ms = (int)((deadline - now) / 1000000 + 1);
-		int n = poll(&pfd, 1, ms);
+		int n = sig_poll(&pfd, ms);
 
 		if (sig_pending())
 			break; /* the suite is being stopped: so is this run */
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0 && !ms) {
+			timed_out = 1;
+			break;
+		}
 		if (n <= 0)
 			continue;
 		if (cap - len < 65536) {
@@ -151,7 +176,7 @@ static json_t *iso_fork(const struct cfg_run *run)
 		res = status_res(run, "interrupted", "stopped by signal %d (%s) during the run",
 				 sig_pending(), strsignal(sig_pending()));
 	else if (timed_out)
-		res = failed(run, "watchdog: no result after %.0f s (timeout_s), run killed",
+		res = failed(run, "watchdog: no result after %g s (timeout_s), run killed",
 			     limit);
 	else if (WIFSIGNALED(st))
 		res = failed(run, "run crashed: killed by signal %d (%s)", WTERMSIG(st),

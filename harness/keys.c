@@ -55,6 +55,15 @@ const struct key_desc *key_find(const struct key_desc *tab, const char *name)
 	return NULL;
 }
 
+/* The shortest text that reads back as x (%.15g, else %.17g). */
+static void exact_num(double x, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.15g", x);
+	if (strtod(buf, NULL) != x)
+		snprintf(buf, len, "%.17g", x);
+}
+
+
 int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 {
 	double x;
@@ -91,10 +100,13 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 		if (json_is_string(v)) {
 			const char *s = json_string_value(v);
 			char *end;
-			long n = strtol(s, &end, 10);
+			/* One spelling per value: strtol alone would take " 2x", "+2x"
+			 * and "02x", which never merge with "2x" or pair in compare. */
+			long n = *s >= '1' && *s <= '9' ? strtol(s, &end, 10) : 0;
 
-			if (end == s || strcmp(end, "x") || n < 1 || n > 64) {
-				snprintf(msg, len, "\"%s\" is not an integer or \"Nx\" with N in 1..64", s);
+			if (!n || strcmp(end, "x") || n > 64) {
+				snprintf(msg, len, "\"%s\" is not an integer or \"Nx\" with N in 1..64 "
+					 "(digits only, no sign, space or leading zero)", s);
 				return -1;
 			}
 			return 0;
@@ -118,7 +130,16 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 		return -1;
 	}
 	if (!(x >= k->min && x <= k->max)) {
-		snprintf(msg, len, "%g is out of range %g..%g%s%s", x, k->min, k->max,
+		char given[48], lo[32], hi[32];
+
+		/* As given: 100000001 must not read as 1e+08. */
+		if (json_is_integer(v))
+			snprintf(given, sizeof(given), "%lld", (long long)json_integer_value(v));
+		else
+			exact_num(x, given, sizeof(given));
+		exact_num(k->min, lo, sizeof(lo));
+		exact_num(k->max, hi, sizeof(hi));
+		snprintf(msg, len, "%s is out of range %s..%s%s%s", given, lo, hi,
 			 *k->unit ? " " : "", k->unit);
 		return -1;
 	}

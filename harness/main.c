@@ -1,9 +1,11 @@
 /* main.c - the slicebench command line: run, list, info. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "counters.h"
@@ -18,6 +20,10 @@
 #include "workload.h"
 
 #include "exitcodes.h"
+
+/* Runs started in one second that take a default name: far more than a
+ * machine can start. */
+#define MAX_DEFAULT_SEQ 1000
 
 static void run_usage(FILE *f)
 {
@@ -34,7 +40,7 @@ static void run_usage(FILE *f)
 		"  -q, --quiet         no progress, no table\n"
 		"  -m, --meta K=V      add meta.K (dotted keys nest; @FILE reads a file)\n"
 		"  -n, --dry-run       validate, print the expanded runs, run nothing\n"
-		"  -f, --force         overwrite an existing --out file\n"
+		"  -f, --force         overwrite an existing --out file (a regular file only)\n"
 		"\n"
 		"suite keys:\n");
 	cfg_print_keys(f);
@@ -108,6 +114,11 @@ static void print_table(const json_t *results)
 	}
 }
 
+static void free_metas(char ***p)
+{
+	free(*p);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option lo[] = { { "config", required_argument, 0, 'c' },
@@ -119,9 +130,13 @@ static int cmd_run(int argc, char **argv)
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
 	const char *config = NULL, *out = NULL;
-	char *metas[argc > 0 ? argc : 1], err[1024], defpath[512];
+	/* Heap: argc is the user's (cleanup frees it on every return). */
+	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
+	char err[1024], defpath[512];
 	int quiet = 0, nmeta = 0, dry = 0, force = 0, c;
 
+	if (!metas)
+		return 1;
 	while ((c = getopt_long(argc, argv, "c:o:qm:nfh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
@@ -134,6 +149,9 @@ static int cmd_run(int argc, char **argv)
 		default: run_usage(stderr); return EXIT_USAGE;
 		}
 	}
+	/* Armed before anything else: a signal during the config load or the
+	 * first run's start is the same request as one later. */
+	sig_install();
 	if (!config || optind != argc) {
 		fprintf(stderr, "slicebench run: %s\n",
 			config ? "unexpected argument" : "--config FILE is required");
@@ -175,8 +193,14 @@ static int cmd_run(int argc, char **argv)
 			cfg_free(&s);
 			return EXIT_USAGE;
 		}
+	int seq = 0; /* > 0: the default name, -<seq> when taken */
+
 	if (!out) {
-		res_default_path(defpath, sizeof(defpath));
+		struct stat st;
+
+		do
+			res_default_path(doc, ++seq, defpath, sizeof(defpath));
+		while (!lstat(defpath, &st) && seq < MAX_DEFAULT_SEQ);
 		out = defpath;
 	}
 	if (res_check_out(out, force, err, sizeof(err))) {
@@ -185,7 +209,6 @@ static int cmd_run(int argc, char **argv)
 		cfg_free(&s);
 		return EXIT_USAGE;
 	}
-	sig_install();
 	json_object_set_new(json_object_get(doc, "meta"), "perf_keys", cnt_keys_hold());
 	json_t *results = json_object_get(doc, "results");
 
@@ -197,6 +220,8 @@ static int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < s.nruns; i++) {
 		char d[256];
 
+		if (sig_pending())
+			break; /* the run in flight is marked "interrupted" */
 		describe(&s.runs[i], d, sizeof(d));
 		if (!quiet) {
 			double eta = left;
@@ -218,8 +243,6 @@ static int cmd_run(int argc, char **argv)
 		if (!quiet && strcmp(st, "ok"))
 			fprintf(stderr, "        %s: %s\n", st,
 				json_string_value(json_object_get(r, "reason")));
-		if (sig_pending())
-			break; /* the run in flight is marked "interrupted" */
 	}
 	cnt_keys_release();
 	int sig = sig_pending();
@@ -231,7 +254,14 @@ static int cmd_run(int argc, char **argv)
 					      (json_int_t)json_array_size(results), "runs_planned",
 					      (json_int_t)s.nruns));
 	sysinfo_cleanup();
-	if (res_write(out, doc, err, sizeof(err))) {
+	int wrc;
+
+	/* Another run that started in the same second may have taken the
+	 * default name meanwhile: take the next one, never its file. */
+	while ((wrc = res_write(out, force, doc, err, sizeof(err))) && errno == EEXIST && seq &&
+	       seq < MAX_DEFAULT_SEQ)
+		res_default_path(doc, ++seq, defpath, sizeof(defpath));
+	if (wrc) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		json_decref(doc);
 		cfg_free(&s);
@@ -369,6 +399,18 @@ static void usage(FILE *f)
 		fprintf(f, "  validate check result files against the result schema\n");
 }
 
+/* These verbs' product is what they print: a table lost to a full disk
+ * (/dev/full) or a closed stdout is an I/O error, exit 1, not success. */
+static int stdout_done(const char *verb, int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "slicebench %s: writing to stdout: %s\n", verb,
+			strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	slice_reexec_if_needed(argv);
@@ -386,20 +428,24 @@ int main(int argc, char **argv)
 		printf("slicebench %s (%s)\n", SB_VERSION, SB_GIT_REV);
 		return 0;
 	}
+	int rc = -1;
+
 	if (!strcmp(verb, "run"))
-		return cmd_run(argc - 1, argv + 1);
+		return cmd_run(argc - 1, argv + 1); /* its product is the result file */
 	if (!strcmp(verb, "list"))
-		return cmd_list(argc - 1, argv + 1);
-	if (!strcmp(verb, "info"))
-		return cmd_info(argc - 1, argv + 1);
-	if (!strcmp(verb, "compare") && cmd_compare)
-		return cmd_compare(argc - 1, argv + 1);
-	if (!strcmp(verb, "plot") && cmd_plot)
-		return cmd_plot(argc - 1, argv + 1);
-	if (!strcmp(verb, "plan") && cmd_plan)
-		return cmd_plan(argc - 1, argv + 1);
-	if (!strcmp(verb, "validate") && cmd_validate)
-		return cmd_validate(argc - 1, argv + 1);
+		rc = cmd_list(argc - 1, argv + 1);
+	else if (!strcmp(verb, "info"))
+		rc = cmd_info(argc - 1, argv + 1);
+	else if (!strcmp(verb, "compare") && cmd_compare)
+		rc = cmd_compare(argc - 1, argv + 1);
+	else if (!strcmp(verb, "plot") && cmd_plot)
+		rc = cmd_plot(argc - 1, argv + 1);
+	else if (!strcmp(verb, "plan") && cmd_plan)
+		rc = cmd_plan(argc - 1, argv + 1);
+	else if (!strcmp(verb, "validate") && cmd_validate)
+		rc = cmd_validate(argc - 1, argv + 1);
+	if (rc >= 0)
+		return stdout_done(verb, rc);
 	fprintf(stderr, "slicebench: unknown verb \"%s\"\n", verb);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -8,9 +8,11 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "keys.h"
+#include "regfile.h"
 #include "topo.h"
 
 #include "exitcodes.h"
@@ -266,7 +268,12 @@ int plan_load(const char *path, struct plan *p, char *err, size_t len)
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
-	p->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	int fd = regfile_open(path, "plan file", err, len);
+
+	if (fd < 0)
+		return -1;
+	p->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
 	if (!p->root)
 		return cfg_fail_parse(&c, &je);
 	if (!json_is_object(p->root))

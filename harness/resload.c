@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "regfile.h"
 
 json_t *res_get(const json_t *obj, const char *path)
 {
@@ -150,6 +153,7 @@ static int validate(const char *name, json_t *doc, char *err, size_t len)
 					      : "missing");
 		}
 		json_object_set_new(r, "_file", json_string(name));
+		json_object_set_new(r, "_index", json_integer((json_int_t)i));
 		json_object_set(r, "_meta", meta);
 	}
 	return 0;
@@ -177,18 +181,31 @@ int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc,
 	return 0;
 }
 
+/* Only a regular file is read (regfile.h): a FIFO named *.json does not
+ * wait for a writer. */
+static FILE *open_regular(const char *path, char *err, size_t len)
+{
+	int fd = regfile_open(path, "result file", err, len);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+
+	if (fd >= 0 && !f) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 static int load_file(const char *path, json_t **doc, char *err, size_t len)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
 	int rc;
 
 	*doc = NULL;
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
+	FILE *f = open_regular(path, err, len);
+
+	if (!f)
 		return -1;
-	}
 	for (;;) {
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;

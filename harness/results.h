@@ -14,12 +14,17 @@ json_t *res_new(const json_t *config, const char *config_file);
  * file; numbers and true/false stay JSON scalars.  0 or -1 with err. */
 int res_meta_set(json_t *doc, const char *assignment, char *err, size_t len);
 /* Writes through a temp file in the same directory and rename(2), so a
- * reader never sees a partial file; creates the directory if missing. */
-int res_write(const char *path, const json_t *doc, char *err, size_t len);
-/* Before a suite starts: the output must not exist (unless force) and its
- * directory must take a file, so an hour of runs is not lost at the end. */
+ * reader never sees a partial file; creates the directory if missing.
+ * Without force an existing path is never replaced: -1 with errno EEXIST
+ * (outpath.h has the whole policy). */
+int res_write(const char *path, int force, const json_t *doc, char *err, size_t len);
+/* Before a suite starts: the output must be a new path or (with force) a
+ * regular file, and its directory must take a file, so an hour of runs is
+ * not lost at the end. */
 int res_check_out(const char *path, int force, char *err, size_t len);
-/* results/<utc>-<host>-<kernel>.json */
-void res_default_path(char *buf, size_t len);
+/* results/<utc>-<host>-<kernel>.json from doc's meta.utc, or, for n > 1,
+ * results/<utc>-<host>-<kernel>-<n>.json: the n-th run started in that
+ * second. */
+void res_default_path(const json_t *doc, int n, char *buf, size_t len);
 
 #endif

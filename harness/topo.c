@@ -2,6 +2,7 @@
  * oversubscribe:N and cpus:LIST. */
 #include "topo.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -49,10 +50,27 @@ static hwloc_bitmap_t parse_cpus(const char *list, char *err, size_t len)
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(topo);
 
-	if (hwloc_bitmap_list_sscanf(set, list) || hwloc_bitmap_iszero(set)) {
+	char *canon = NULL;
+
+	/* Syntax first: hwloc's parser takes "-1", "0,,1" and a trailing
+	 * space. */
+	size_t n = strlen(list);
+
+	if (!n || strspn(list, "0123456789,-") != n || !isdigit((unsigned char)list[0]) ||
+	    !isdigit((unsigned char)list[n - 1]) || hwloc_bitmap_list_sscanf(set, list) ||
+	    hwloc_bitmap_iszero(set) || hwloc_bitmap_weight(set) < 0) {
 		snprintf(err, len, "pin \"cpus:%s\": not a CPU list like 0-3,6", list);
 		goto bad;
 	}
+	/* One spelling per set ("0,1" and "01" are "0-1"), so the same
+	 * point merges in a sweep and pairs in compare. */
+	if (hwloc_bitmap_list_asprintf(&canon, set) < 0 || strcmp(canon, list)) {
+		snprintf(err, len, "pin \"cpus:%s\": write this CPU list as \"cpus:%s\" (one "
+			 "spelling per set)", list, canon ? canon : "?");
+		free(canon);
+		goto bad;
+	}
+	free(canon);
 	if (!hwloc_bitmap_isincluded(set, allowed)) {
 		char *s;
 
@@ -70,10 +88,12 @@ bad:
 static int parse_over(const char *arg, unsigned *per, char *err, size_t len)
 {
 	char *end;
-	long n = strtol(arg, &end, 10);
+	/* Digits only, no sign, space or leading zero: one spelling of N. */
+	long n = *arg >= '1' && *arg <= '9' ? strtol(arg, &end, 10) : 0;
 
-	if (end == arg || *end || n < 1 || n > 1024) {
-		snprintf(err, len, "pin \"oversubscribe:%s\": N must be an integer in 1..1024", arg);
+	if (!n || *end || n > 1024) {
+		snprintf(err, len, "pin \"oversubscribe:%s\": N must be an integer in 1..1024 "
+			 "(digits only, no sign, space or leading zero)", arg);
 		return -1;
 	}
 	*per = (unsigned)n;

@@ -12,13 +12,19 @@
 
 struct vctx {
 	const char *file;
+	const json_t *r; /* the result being checked */
 	int errors;
 };
 
+/* Names the file the result came from and its index there (a directory
+ * argument merges many files: its merged index would name nothing). */
 static void verr(struct vctx *c, size_t i, const char *path, const char *msg)
 {
-	fprintf(stderr, "slicebench validate: %s: results[%zu]%s%s: %s\n", c->file, i,
-		*path ? "." : "", path, msg);
+	const json_t *f = json_object_get(c->r, "_file"), *k = json_object_get(c->r, "_index");
+
+	fprintf(stderr, "slicebench validate: %s: results[%zu]%s%s: %s\n",
+		json_is_string(f) ? json_string_value(f) : c->file,
+		json_is_integer(k) ? (size_t)json_integer_value(k) : i, *path ? "." : "", path, msg);
 	c->errors++;
 }
 
@@ -28,12 +34,45 @@ static void need_num(struct vctx *c, size_t i, const json_t *r, const char *path
 		verr(c, i, path, "must be a number");
 }
 
+/* A {n, mean, median, min, max, ci95_lo, ci95_hi} summary as readers use
+ * it: numbers, n >= 1, min <= mean, median <= max, the median inside its
+ * own interval, and, for a rate or a cost, nothing negative. */
+static void need_stats(struct vctx *c, size_t i, const json_t *r, const char *path)
+{
+	static const char *const f[] = { "n", "mean", "median", "min", "max", "ci95_lo", "ci95_hi" };
+	double v[7];
+	char p[160];
+	int bad = 0;
+
+	for (size_t k = 0; k < 7; k++) {
+		snprintf(p, sizeof(p), "%s.%s", path, f[k]);
+		v[k] = res_num(r, p);
+		if (!isfinite(v[k])) {
+			verr(c, i, p, "must be a finite number");
+			bad = 1;
+		} else if (v[k] < 0 && k < 5) {
+			verr(c, i, p, "must not be negative");
+			bad = 1;
+		}
+	}
+	if (bad)
+		return;
+	if (v[0] < 1)
+		verr(c, i, path, "n must be at least 1");
+	if (v[3] > v[4])
+		verr(c, i, path, "min is above max");
+	else if (v[1] < v[3] || v[1] > v[4] || v[2] < v[3] || v[2] > v[4])
+		verr(c, i, path, "mean or median outside min..max");
+	if (v[5] > v[2] || v[2] > v[6])
+		verr(c, i, path, "median outside its own 95% interval");
+}
+
 /* A {count, min, ..., max} percentile summary: present and ordered. */
 static void need_pct(struct vctx *c, size_t i, const json_t *r, const char *path)
 {
 	static const char *const q[] = { "min", "p50", "p90", "p99", "p99_9", "max" };
 	const json_t *h = res_get(r, path);
-	double prev = -INFINITY;
+	double prev = 0; /* a duration: never negative */
 	char p[128];
 
 	if (!json_is_object(h)) {
@@ -49,7 +88,7 @@ static void need_pct(struct vctx *c, size_t i, const json_t *r, const char *path
 		if (!json_is_number(json_object_get(h, q[k])))
 			verr(c, i, p, "must be a number");
 		else if (v < prev)
-			verr(c, i, p, "is below the percentile before it");
+			verr(c, i, p, k ? "is below the percentile before it" : "must not be negative");
 		else
 			prev = v;
 	}
@@ -79,20 +118,35 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	else if ((double)json_array_size(json_object_get(r, "repetitions")) !=
 		 res_num(r, "params.repetitions"))
 		verr(c, i, "repetitions", "must hold params.repetitions entries");
-	if (res_get(r, "summary.primitives"))
-		return; /* a workload that measures itself: its own summary */
 	need_num(c, i, r, "nthreads");
-	static const char *const ops[] = { "n", "mean", "median", "min", "max", "ci95_lo",
-					   "ci95_hi" };
-	char p[64];
+	const json_t *prim = res_get(r, "summary.primitives");
+	char p[160];
 
-	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
-		snprintf(p, sizeof(p), "summary.ops_per_sec.%s", ops[k]);
-		need_num(c, i, r, p);
+	if (prim && !res_get(r, "summary.ops_per_sec")) {
+		/* A workload that measures itself: each primitive's statistics
+		 * are checked instead of the lock loop's. */
+		const char *name, *stat;
+		const json_t *one, *st;
+
+		if (!json_is_object(prim) || !json_object_size(prim))
+			verr(c, i, "summary.primitives", "must be a non-empty object");
+		json_object_foreach((json_t *)prim, name, one) {
+			const char *pst = json_string_value(json_object_get(one, "status"));
+
+			snprintf(p, sizeof(p), "summary.primitives.%s.reason", name);
+			if (pst && strcmp(pst, "ok") && !json_is_string(json_object_get(one, "reason")))
+				verr(c, i, p, "a primitive that did not run must say why");
+			/* {status, reason} beside the statistics objects */
+			json_object_foreach((json_t *)one, stat, st) {
+				if (!json_is_object(st))
+					continue;
+				snprintf(p, sizeof(p), "summary.primitives.%s.%s", name, stat);
+				need_stats(c, i, r, p);
+			}
+		}
+		return;
 	}
-	if (res_num(r, "summary.ops_per_sec.ci95_lo") > res_num(r, "summary.ops_per_sec.median") ||
-	    res_num(r, "summary.ops_per_sec.median") > res_num(r, "summary.ops_per_sec.ci95_hi"))
-		verr(c, i, "summary.ops_per_sec", "median outside its own 95% interval");
+	need_stats(c, i, r, "summary.ops_per_sec");
 	need_pct(c, i, r, "summary.hold_ns");
 	need_pct(c, i, r, "summary.acquire_ns");
 	if (res_get(r, "summary.victim"))
@@ -104,6 +158,26 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 		snprintf(p, sizeof(p), "repetitions[%zu].exclusion_ok", k);
 		if (json_is_false(json_object_get(rep, "exclusion_ok")))
 			verr(c, i, p, "mutual exclusion failed in an ok result");
+		double ops = json_number_value(json_object_get(rep, "ops"));
+		double rate = json_number_value(json_object_get(rep, "ops_per_sec"));
+
+		snprintf(p, sizeof(p), "repetitions[%zu].ops_per_sec", k);
+		if (!json_is_number(json_object_get(rep, "ops_per_sec")) || !(rate >= 0))
+			verr(c, i, p, "must be a number >= 0");
+		snprintf(p, sizeof(p), "repetitions[%zu].ops", k);
+		if (!json_is_number(json_object_get(rep, "ops")) || !(ops >= 0))
+			verr(c, i, p, "must be a number >= 0");
+		const json_t *th = json_object_get(rep, "threads"), *t;
+		double sum = 0;
+		size_t j;
+
+		if (!json_is_array(th)) /* keep: "summary" drops them */
+			continue;
+		json_array_foreach(th, j, t)
+			sum += json_number_value(json_object_get(t, "ops"));
+		snprintf(p, sizeof(p), "repetitions[%zu].threads", k);
+		if (sum != ops)
+			verr(c, i, p, "the threads' ops do not add up to the repetition's ops");
 	}
 }
 
@@ -130,12 +204,14 @@ int cmd_validate(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
-		struct vctx c = { argv[a], 0 };
+		struct vctx c = { argv[a], NULL, 0 };
 		size_t i;
 		const json_t *r;
 
-		json_array_foreach(json_object_get(doc, "results"), i, r)
+		json_array_foreach(json_object_get(doc, "results"), i, r) {
+			c.r = r;
 			check_result(&c, i, r);
+		}
 		if (c.errors)
 			bad = 1;
 		else

@@ -35,6 +35,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!rc && !s.nruns)
 		abort(); /* accepted, but nothing to run */
+	if (!rc && s.nruns > CFG_MAX_RUNS)
+		abort(); /* past the stated cap */
+	for (size_t i = 0; !rc && i < s.nruns; i++) {
+		const char *t = json_string_value(json_object_get(s.runs[i].params, "threads"));
+		size_t n = t ? strlen(t) : 0;
+
+		/* One spelling per point: "Nx" is [1-9][0-9]*x, nothing else. */
+		if (t && (n < 2 || t[0] < '1' || t[0] > '9' || t[n - 1] != 'x' ||
+			  strspn(t, "0123456789") != n - 1)) {
+			fprintf(stderr, "accepted threads \"%s\"\n", t);
+			abort();
+		}
+	}
 	cfg_free(&s);
 	return 0;
 }

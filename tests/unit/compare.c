@@ -58,6 +58,36 @@ int main(void)
 	cmp_holm(hp, 3);
 	CHECK(NEAR(hp[0], 0.03, 1e-12) && NEAR(hp[1], 0.06, 1e-12) && NEAR(hp[2], 0.06, 1e-12),
 	      "holm: {0.01, 0.04, 0.03} -> {0.03, 0.06, 0.06}");
+	/* Sizes from the input, larger than the 8 MiB default stack: 2M rows
+	 * (a VLA of them overflowed it: SIGSEGV).  p_k = (k+1)e-9: the
+	 * step-down adjustment of the k-th smallest is (m-k)p_k, which rises
+	 * with k up to k = m/2 (capped at 1), then the running maximum holds. */
+	size_t nbig = 2000000;
+	double *big = malloc(nbig * sizeof(*big));
+	int *bigfl = malloc(nbig * sizeof(*bigfl));
+
+	for (size_t k = 0; k < nbig; k++)
+		big[nbig - 1 - k] = (double)(k + 1) * 1e-9;
+	cmp_holm(big, nbig);
+	double top = fmin(1, (double)(nbig / 2) * (double)(nbig / 2 + 1) * 1e-9);
+
+	CHECK(NEAR(big[nbig - 1], (double)nbig * 1e-9, 1e-15) && NEAR(big[0], top, 1e-9),
+	      "holm: 2M rows on the heap: smallest %.9g (want %.9g), largest %.9g (want %.9g)",
+	      big[nbig - 1], (double)nbig * 1e-9, big[0], top);
+	for (size_t k = 0; k < nbig; k++)
+		big[k] = k == 7 ? 1e6 : 10.0 + (double)(k % 3);
+	cmp_outliers(big, nbig, bigfl);
+	size_t nfl = 0;
+
+	for (size_t k = 0; k < nbig; k++)
+		nfl += bigfl[k] != 0;
+	CHECK(nfl == 1 && bigfl[7] == 3, "outliers: 2M values on the heap, the one outlier found (%zu flagged)", nfl);
+	struct cmp_welch wb;
+
+	cmp_welch_log(big + 8, nbig / 2, big + 8, nbig / 2, &wb);
+	CHECK(wb.ok && NEAR(wb.ratio, 1.0, 1e-12), "welch: 1M values per side on the heap, ratio %g", wb.ratio);
+	free(big);
+	free(bigfl);
 	double x[5] = { 10, 10.1, 9.9, 10, 30 };
 	int fl[5];
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# t-readers.sh - validate, compare and plot read only regular files (a FIFO
+# named *.json never hangs them), and validate checks every invariant a
+# reader relies on, naming the file the bad result came from.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+base=tests/fixtures/base.json
+
+mkdir -p "$TMP/dir" "$TMP/plots"
+cp "$base" "$TMP/dir/a.json"
+mkfifo "$TMP/dir/b.json" "$TMP/f.json"
+# reader DESC PATTERN CMD...: exit 2 within 5 s, the message matches.
+reader() {
+	local d=$1 pat=$2 rc
+	shift 2
+	timeout 5 "$@" >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "readers: $d: exit 2 (got $rc, 124 = hung): \"$(head -c 200 "$TMP/err")\"" test "$rc" -eq 2
+	check "readers: $d: names the FIFO" grep -q "$pat" "$TMP/err"
+}
+reader "validate FIFO.json" "f.json: a FIFO, not a result file" "$SB" validate "$TMP/f.json"
+reader "validate DIR with a FIFO *.json" "b.json: a FIFO, not a result file" "$SB" validate "$TMP/dir"
+reader "compare FILE FIFO.json" "f.json: a FIFO" "$SB" compare "$base" "$TMP/f.json"
+reader "compare FILE DIR-with-FIFO" "b.json: a FIFO" "$SB" compare "$base" "$TMP/dir"
+reader "plot FIFO.json" "f.json: a FIFO" "$SB" plot "$TMP/f.json" --out "$TMP/plots/"
+
+# tamper NAME JQ PATTERN: the edited base must be refused with PATTERN.
+tamper() {
+	local name=$1 prog=$2 pat=$3 rc
+	jq "$prog" "$base" >"$TMP/$name.json"
+	"$SB" validate "$TMP/$name.json" >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "validate: $name: exit 2 (got $rc): \"$(head -n 1 "$TMP/err")\"" test "$rc" -eq 2
+	check "validate: $name: says \"$pat\"" grep -qF "$pat" "$TMP/err"
+}
+tamper negative-mean '.results[0].summary.ops_per_sec |= (.mean = -5)' \
+	"results[0].summary.ops_per_sec.mean: must not be negative"
+tamper negative-everything '.results[0].summary.ops_per_sec |= with_entries(.value = -1 * .value)' \
+	"summary.ops_per_sec.min: must not be negative"
+tamper min-above-max '.results[0].summary.ops_per_sec |= (.min = .max + 1)' \
+	"results[0].summary.ops_per_sec: min is above max"
+tamper median-outside '.results[1].summary.ops_per_sec |= (.median = .max * 2 | .ci95_hi = .max * 3)' \
+	"results[1].summary.ops_per_sec: mean or median outside min..max"
+tamper negative-rep '.results[0].repetitions[2].ops_per_sec = -3' \
+	"results[0].repetitions[2].ops_per_sec: must be a number >= 0"
+tamper nan-like-string '.results[0].summary.ops_per_sec.max = "NaN"' \
+	"results[0].summary.ops_per_sec.max: must be a finite number"
+tamper primitives-hides-ops '.results[0].summary.primitives = {"x": {}} | .results[0].summary.ops_per_sec.mean = -1' \
+	"results[0].summary.ops_per_sec.mean: must not be negative"
+tamper primitives-bad '.results[0].summary = {"primitives": {"gettid": {"ns_per_op": {"n": 3, "mean": 5, "median": 5, "min": 9, "max": 4, "ci95_lo": 4, "ci95_hi": 6}}}}' \
+	"summary.primitives.gettid.ns_per_op: min is above max"
+tamper negative-hold '.results[0].summary.hold_ns.min = -1' \
+	"results[0].summary.hold_ns.min: must not be negative"
+
+# A bad file in a directory is named itself, with its own index.
+jq '.results[1].summary.ops_per_sec.min = -7' "$base" >"$TMP/dir/c.json"
+rm -f "$TMP/dir/b.json"
+"$SB" validate "$TMP/dir" >/dev/null 2>"$TMP/err"
+rc=$?
+check "validate: DIR with one bad file: exit 2 (got $rc), names it: \"$(head -n 1 "$TMP/err")\"" \
+	grep -qF "$TMP/dir/c.json: results[1].summary.ops_per_sec.min: must not be negative" "$TMP/err"
+check "validate: the reference results still validate" "$SB" validate results/reference

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# t-signals.sh - signals armed from the start, SIGPIPE and SIGHUP handled
+# deliberately, the run child dies with its parent, and the watchdog does
+# not count time the parent was stopped.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+cat >"$TMP/two.json" <<'JSON'
+{"defaults": {"repetitions": 1, "warmup_s": 0, "events": []},
+ "runs": [{"workload": "spin-tas", "duration_s": 0.2}, {"workload": "futex", "duration_s": 3}]}
+JSON
+
+# SIGINT as soon as the handler is armed (SigCgt in /proc), which must be
+# before the first run: acted on at once, not after that 3 s run.  (Before
+# the handler, a background job of a script ignores SIGINT, as bash sets
+# it up: that window is the process's start-up, not the suite's.)
+cat >"$TMP/early.json" <<'JSON'
+{"defaults": {"repetitions": 1, "warmup_s": 0, "events": []},
+ "runs": [{"workload": "spin-tas", "duration_s": 3}, {"workload": "futex", "duration_s": 3}]}
+JSON
+"$SB" run -c "$TMP/early.json" -o "$TMP/early.json.out" -q >/dev/null 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 400); do
+	cgt=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	# SIGINT is signal 2: bit 1 of the caught mask.
+	if [ -n "$cgt" ] && (((16#$cgt >> 1) & 1)); then break; fi
+	sleep 0.005 # at most 2 s
+done
+t0=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "signals: SIGINT once the handler is armed exits 130 (got $rc) within 1 s (${ms} ms)" \
+	test "$rc" -eq 130 -a "$ms" -lt 1000
+check "signals: ... and writes the results so far, marked interrupted" \
+	jq -e '.meta.interrupted.signal == 2 and .meta.interrupted.runs_planned == 2' "$TMP/early.json.out"
+
+# SIGHUP (a dropped ssh session): a stop like SIGTERM, results kept.
+"$SB" run -c "$TMP/two.json" -o "$TMP/hup.json" -q >/dev/null 2>"$TMP/err" &
+pid=$!
+sleep 1.2
+kill -HUP "$pid"
+wait "$pid"
+rc=$?
+check "signals: SIGHUP exits 129 (got $rc)" test "$rc" -eq 129
+check "signals: ... keeping the completed run" \
+	jq -e '[.results[].status] == ["ok", "interrupted"] and .meta.interrupted.name != null' "$TMP/hup.json"
+
+# SIGPIPE: progress into a pipe that closes after one line.
+"$SB" run -c "$TMP/two.json" -o "$TMP/pipe.json" 2>&1 | head -n 1 >/dev/null
+rc=${PIPESTATUS[0]}
+check "signals: stderr into a closed pipe: the suite finishes, exit 0 (got $rc)" test "$rc" -eq 0
+check "signals: ... and writes the whole result" \
+	jq -e '[.results[].status] == ["ok", "ok"]' "$TMP/pipe.json"
+
+# Killing only the parent kills the run's child too (PR_SET_PDEATHSIG).
+"$SB" run -c "$TMP/two.json" -o "$TMP/orphan.json" -q 2>/dev/null &
+pid=$!
+sleep 1.0 # inside the second run (3 s)
+kids=$(cat /proc/"$pid"/task/*/children 2>/dev/null)
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+sleep 0.5
+alive=""
+for k in $kids; do
+	if [ -e "/proc/$k" ] && ! grep -q '^State:.*Z' "/proc/$k/status" 2>/dev/null; then alive="$alive $k"; fi
+done
+check "signals: SIGKILL of the parent ends its run child (children: ${kids:-none}; alive:${alive:- none})" \
+	test -n "$kids" -a -z "$alive"
+
+# The watchdog and SIGSTOP: a 1 s run with a 2 s timeout, the parent
+# stopped for 3 s in the middle: the run finished, so it is ok.
+cat >"$TMP/stop.json" <<'JSON'
+{"runs": [{"workload": "spin-tas", "repetitions": 1, "duration_s": 1, "warmup_s": 0,
+           "events": [], "timeout_s": 2}]}
+JSON
+"$SB" run -c "$TMP/stop.json" -o "$TMP/stop-out.json" -q 2>"$TMP/err" &
+pid=$!
+sleep 0.3
+kill -STOP "$pid"
+sleep 3
+kill -CONT "$pid"
+wait "$pid"
+check "signals: a parent stopped 3 s does not fail a 1 s run (timeout_s 2): $(jq -r '.results[0] | .status + " " + (.reason // "")' "$TMP/stop-out.json" 2>/dev/null)" \
+	jq -e '.results[0].status == "ok"' "$TMP/stop-out.json"
+
+# A tiny timeout_s is reported as given.
+cat >"$TMP/tiny-to.json" <<'JSON'
+{"runs": [{"workload": "spin-tas", "repetitions": 1, "duration_s": 2, "warmup_s": 0,
+           "events": [], "timeout_s": 0.3}]}
+JSON
+"$SB" run -c "$TMP/tiny-to.json" -o "$TMP/tiny-out.json" -q 2>/dev/null
+check "signals: timeout_s 0.3 is reported as 0.3 s: $(jq -r '.results[0].reason' "$TMP/tiny-out.json" 2>/dev/null)" \
+	jq -e '.results[0].reason | test("no result after 0.3 s")' "$TMP/tiny-out.json"
+check "signals: the result interrupted before its first run validates" "$SB" validate "$TMP/early.json.out"
