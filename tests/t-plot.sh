@@ -20,13 +20,41 @@ printf '%s' '{"defaults": {"duration_s": 0.05, "warmup_s": 0.01, "repetitions": 
 "$SB" run --config "$TMP/cs.json" --out "$TMP/cs-res.json" --quiet 2>/dev/null
 
 out="$TMP/report"
-"$SB" plot "$res" --out "$out" 2>"$TMP/err"
+"$SB" plot "$res" --baseline spin-tas --out "$out" 2>"$TMP/err"
 rc=$?
 check "plot: one ci.json result exits 0 (rc=$rc)" test "$rc" -eq 0
-for p in throughput_threads hold_ns acquire_ns victim_ccdf counters; do
+for p in answer-spin-tas throughput_threads hold_ns acquire_ns victim_ccdf counters; do
 	check "plot: $p.png and .svg rendered from ci.json" test -s "$out/$p.png" -a -s "$out/$p.svg" -a -s "$out/$p.dat"
-	check "plot: index.html shows $p.png and links $p.svg" grep -q "src=\"$p.png\".*$p.svg" "$out/index.html"
+	check "plot: index.html shows $p.png and links $p.svg" \
+		grep -q "src=\"$p.png\"" "$out/index.html" -a -n "$(grep "href=\"$p.svg\"" "$out/index.html")"
 done
+
+# Small multiples: blocks are "# PANEL | SERIES"; no panel has more than
+# six series, though ci.json runs nine workloads at one thread per PU.
+most=$(grep -h '^# .* | ' "$out/throughput_threads.dat" "$out/hold_ns.dat" |
+	awk -F' [|] ' '{n[$1]++} END {m = 0; for (p in n) if (n[p] > m) m = n[p]; print m}')
+check "plot: at most 6 series in any panel (most: $most)" test "$most" -ge 1 -a "$most" -le 6
+check "plot: the nine 1x workloads are split into spinning and sleeping panels" \
+	grep -q '^# .*sleeping locks | futex$' "$out/throughput_threads.dat"
+# The answer figure holds exactly the rows compare --within finds.
+"$SB" compare --within "$res" --baseline spin-tas -f json -o "$TMP/within.json" 2>/dev/null
+want=$(jq '[.rows[] | select(.ratio != null)] | length' "$TMP/within.json")
+got=$(grep -vc '^#\|^$' "$out/answer-spin-tas.dat")
+check "plot: answer figure has one row per compared pair ($got of $want)" test "$got" -eq "$want" -a "$want" -gt 0
+check "plot: index.html has the verdict table of the baseline" \
+	grep -q '<h3>each workload against spin-tas in ci: [0-9]* improved' "$out/index.html"
+check "plot: index.html has the study's description" \
+	grep -q "<p class=\"desc\">$(jq -r .config.description "$res" | cut -c1-40)" "$out/index.html"
+# One colour per lock everywhere: futex draws in #009E73 both in the
+# answer figure and in the throughput panels, spin-tas in #0072B2.
+for p in answer-spin-tas throughput_threads; do
+	check "plot: $p.svg draws futex in its colour" grep -q "rgb(  0, 158, 115)" "$out/$p.svg"
+done
+check "plot: throughput_threads.svg draws tas in its colour" \
+	grep -q "rgb(  0, 114, 178)" "$out/throughput_threads.svg"
+"$SB" plot "$res" --baseline no-such-workload --out "$TMP/report-nb" 2>"$TMP/err-nb"
+check "plot: an absent baseline skips the answer with the reason" \
+	grep -q 'answer-no-such-workload skipped: no comparison against no-such-workload: ci: no results of baseline workload "no-such-workload"' "$TMP/err-nb"
 check "plot: PNG files are PNG" test "$(head -c 8 "$out/throughput_threads.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n'
 for p in throughput_cs ext_tradeoff compare; do
 	if grep -A1 "id=\"$p\"" "$out/index.html" | grep -q 'class="skipped">skipped: .'; then
@@ -70,6 +98,17 @@ check "plot: a result without data exits 0, every plot skipped (rc=$rc)" \
 check "plot: a missing input exits 2 naming it" test $? -eq 2 -a -n "$(grep missing.json "$TMP/err")"
 "$SB" plot "$res" 2>/dev/null
 check "plot: no --out exits 2" test $? -eq 2
+: >"$TMP/afile"
+"$SB" plot "$res" --out "$TMP/afile" 2>"$TMP/err"
+rc=$?
+check "plot: --out FILE exits 2 (rc=$rc)" test "$rc" -eq 2
+check "plot: --out FILE gives one clear line" \
+	test "$(cat "$TMP/err")" = "slicebench plot: --out $TMP/afile: exists and is not a directory"
+check "plot: --out FILE leaves the file alone" test ! -s "$TMP/afile"
+"$SB" plot "$res" --out "$TMP/afile/sub" 2>"$TMP/err"
+rc=$?
+check "plot: --out under a file exits 2 with one line (rc=$rc)" \
+	test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1 -a -n "$(grep 'afile/sub: .*Not a directory' "$TMP/err")"
 mkdir -p "$TMP/tmpl"
 cp plots/*.gp "$TMP/tmpl/"
 echo 'plot no_such_function(x)' >"$TMP/tmpl/counters.gp"

@@ -1,0 +1,181 @@
+/* plotcost.c - the figures of what a policy costs: the extension-length
+ * trade-off (throughput gained against the victim's tail latency) and the
+ * counters per operation. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plotpanel.h"
+#include "plots.h"
+#include "resload.h"
+
+#define FOREACH_OK(c, d, i, r)                                                   \
+	for (size_t d = 0; d < (c)->ndocs; d++)                                    \
+		json_array_foreach(json_object_get((c)->docs[d], "results"), i, r) \
+			if (!strcmp(res_str(r, "status", ""), "ok"))
+
+/* The same workload at the same run parameters except slice_ext_nsec. */
+static int ext_sibling(const json_t *r, const json_t *q)
+{
+	const json_t *pa = json_object_get(r, "params"), *pb = json_object_get(q, "params");
+	const char *k;
+	json_t *v;
+
+	if (strcmp(res_str(q, "workload", ""), res_str(r, "workload", "")) ||
+	    strcmp(res_str(q, "status", ""), "ok"))
+		return 0;
+	json_object_foreach((json_t *)pa, k, v)
+		if (strcmp(k, "slice_ext_nsec") && !json_equal(v, json_object_get(pb, k)))
+			return 0;
+	return 1;
+}
+
+/* The gain is over the same workload with slice_ext_nsec = 0 (the kernel
+ * default) at the same other run parameters, else over its shortest
+ * extension in the sweep. */
+void plot_ext(struct plotctx *c)
+{
+	struct plot *p = plot_new(c, "ext_tradeoff",
+				  "Extension length: throughput gain vs victim p99.99",
+				  "ext_tradeoff.gp",
+				  "Each point is one extension length (labelled): how much throughput it "
+				  "gains over the shortest against the victim's p99.99 wakeup latency; "
+				  "up is faster, right is worse for everyone else.");
+	struct ppts s = { 0 };
+	struct gpvars v = { 0 };
+	struct facet fa;
+	size_t i, j;
+	json_t *r, *q;
+
+	facet_init(&fa, c, "slice_ext_nsec");
+	FOREACH_OK(c, d, i, r) {
+		double ext = res_num(r, "params.slice_ext_nsec");
+		double vp = res_num(r, "summary.victim.p99_99");
+		double y = res_num(r, "summary.ops_per_sec.mean");
+		double base = NAN, base_ext = INFINITY;
+
+		if (!(ext > 0) || !isfinite(vp) || !(y > 0))
+			continue;
+		json_array_foreach(json_object_get(c->docs[d], "results"), j, q) {
+			double e = res_num(q, "params.slice_ext_nsec");
+			double by = res_num(q, "summary.ops_per_sec.mean");
+
+			if (ext_sibling(r, q) && by > 0 && isfinite(e) && e < base_ext) {
+				base_ext = e;
+				base = by;
+			}
+		}
+		struct ppt pt = { .x = vp / 1000, .y = 100 * (y / base - 1) };
+
+		if (!isfinite(pt.y))
+			continue;
+		pt.lo = pt.hi = pt.y;
+		snprintf(pt.label, sizeof(pt.label), "%.0fus", ext / 1000);
+		facet_point(&fa, c, d, r, &pt);
+		ppts_add(&s, &pt);
+	}
+	ppts_render(c, p, &s, &v, 1, 1,
+		    "no ok result with params.slice_ext_nsec > 0 and summary.victim (run an "
+		    "extension-length sweep with the victim probe, e.g. configs/interference.json "
+		    "on a kernel with the feature)");
+	ppts_free(&s);
+	gpv_free(&v);
+}
+
+static const struct {
+	const char *path, *name;
+} cols[] = {
+	{ "summary.counters.tsc_cycles_per_op", "tsc_cycles/op" },
+	{ "summary.counters.cycles_per_op", "cycles/op" },
+	{ "summary.counters.instructions_per_op", "instructions/op" },
+	{ "summary.counters.context_switches_per_op", "context_switches/op" },
+	{ "summary.counters.preemptions_per_1000_ops", "preemptions/1000ops" },
+	{ "summary.slice.grants_per_1000_ops", "slice_grants/1000ops" },
+	{ "summary.slice.yields_per_1000_ops", "slice_yields/1000ops" },
+};
+enum { NC = sizeof(cols) / sizeof(cols[0]) };
+
+/* One panel per counter, one bar per result in the colour of its
+ * workload; a panel whose positive values span more than a decade gets a
+ * log axis, so one large bar does not flatten the others. */
+void plot_counters(struct plotctx *c)
+{
+	struct plot *p = plot_new(c, "counters", "Counters per operation", "counters.gp",
+				  "One panel per counter, one bar per result (coloured by workload); "
+				  "lower means less work or fewer interruptions per critical section; "
+				  "a missing bar is a counter that result does not have.");
+	double lo[NC], hi[NC];
+	size_t i, np = 0, nrow = 0;
+	struct gpvars v = { 0 }, names = { 0 }, logs = { 0 }, rc = { 0 };
+	struct facet fa;
+	json_t *r;
+
+	for (size_t k = 0; k < NC; k++) {
+		lo[k] = INFINITY;
+		hi[k] = -INFINITY;
+	}
+	FOREACH_OK(c, d, i, r)
+		for (size_t k = 0; k < NC; k++) {
+			double x = res_num(r, cols[k].path);
+
+			if (isfinite(x) && x > 0) {
+				lo[k] = fmin(lo[k], x);
+				hi[k] = fmax(hi[k], x);
+			} else if (isfinite(x) && hi[k] < 0) {
+				hi[k] = 0;
+			}
+		}
+	for (size_t k = 0; k < NC; k++)
+		if (hi[k] >= 0) {
+			gpv_add(&names, "%s", np ? "," : "");
+			gpv_str(&names, NULL, cols[k].name);
+			gpv_add(&logs, "%s%d", np ? "," : "", isfinite(lo[k]) && hi[k] / lo[k] > 10);
+			np++;
+		}
+	if (!np) {
+		plot_skip(p, "no ok result has summary.counters or summary.slice per-op values");
+		return;
+	}
+	FILE *f = plot_dat(c, p);
+
+	if (!f)
+		goto out;
+	fprintf(f, "# result");
+	for (size_t k = 0; k < NC; k++)
+		if (hi[k] >= 0)
+			fprintf(f, " %s", cols[k].name);
+	fputc('\n', f);
+	facet_init(&fa, c, "");
+	FOREACH_OK(c, d, i, r) {
+		struct ppt pt = { 0 };
+		char lab[320];
+
+		facet_point(&fa, c, d, r, &pt);
+		snprintf(lab, sizeof(lab), "%s%s%s", pt.series, pt.panel[0] ? ":" : "", pt.panel);
+		/* one whitespace-free column: "spin-tas:threads=2x,noise=0" */
+		for (char *x = lab, *o = lab;; x++) {
+			if (*x == ' ' && x > lab && x[-1] == ',')
+				continue;
+			*o++ = *x == ' ' || *x == '"' ? '_' : *x;
+			if (!*x)
+				break;
+		}
+		fprintf(f, "%s", lab);
+		for (size_t k = 0; k < NC; k++)
+			if (hi[k] >= 0)
+				fprintf(f, " %.10g", res_num(r, cols[k].path));
+		fputc('\n', f);
+		gpv_add(&rc, "%s%u", nrow ? "," : "", pt.st.rgb);
+		nrow++;
+	}
+	fclose(f);
+	gpv_add(&v, "n=%zu; nrow=%zu; array CN[%zu]=[%s]; array CLOG[%zu]=[%s]; "
+		    "array RC[%zu]=[%s]; ",
+		np, nrow, np, names.s, np, logs.s, nrow, rc.s);
+	plot_render(c, p, &v, 1000, 220 + 170 * (int)np);
+out:
+	gpv_free(&v);
+	gpv_free(&names);
+	gpv_free(&logs);
+	gpv_free(&rc);
+}
