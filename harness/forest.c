@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plotpanel.h"
 #include "plotstyle.h"
 #include "resload.h"
 
@@ -192,7 +193,7 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 		size_t ng = 0, rows = 0;
 
 		gpv_add(&pt, "%s", p ? "," : "");
-		gpv_str(&pt, NULL, panels[p]);
+		gpv_title(&pt, panels[p], np > 1 ? 40 : 120);
 		gpv_add(&pb0, "%s%zu", p ? "," : "", nb + 1);
 		gpv_add(&yt, "%s'(", p ? "," : "");
 		for (size_t i = 0; i < n; i++) {

@@ -21,6 +21,7 @@
 #include "forest.h"
 #include "gnuplot.h"
 #include "plothtml.h"
+#include "plotpanel.h"
 #include "plots.h"
 #include "resload.h"
 
@@ -108,20 +109,6 @@ static void plot_usage(FILE *f)
 		MAXBASE);
 }
 
-static const char *base_name(const char *path, char *buf, size_t len)
-{
-	char tmp[PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	char *b = basename(tmp);
-	size_t n = strlen(b);
-
-	if (n > 5 && !strcmp(b + n - 5, ".json"))
-		b[n - 5] = '\0';
-	snprintf(buf, len, "%s", b);
-	return buf;
-}
-
 struct answers {
 	json_t *reps[MAXBASE * 8];
 	char *what[MAXBASE * 8], *names[MAXBASE], *titles[MAXBASE];
@@ -140,7 +127,8 @@ static void answers(struct plotctx *c, const char *const *base, size_t nbase,
 		char err[1024] = "", note[1200];
 
 		for (size_t d = 0; d < c->ndocs && d < 8; d++) {
-			tags[d] = base_name(c->names[d], a->tags[d], sizeof(a->tags[d]));
+			doc_tag(c, d, a->tags[d], sizeof(a->tags[d]));
+			tags[d] = a->tags[d];
 			if (cmp_within(c->docs[d], tags[d], base[b], o, &reps[d], err, sizeof(err)))
 				continue;
 			a->reps[a->n] = reps[d];

@@ -65,7 +65,9 @@ void plot_ext(struct plotctx *c)
 				base = by;
 			}
 		}
-		struct ppt pt = { .x = vp / 1000, .y = 100 * (y / base - 1) };
+		/* the line follows the extension length, not the latency */
+		struct ppt pt = { .x = vp / 1000, .y = 100 * (y / base - 1), .order = ext,
+				  .ordered = 1 };
 
 		if (!isfinite(pt.y))
 			continue;

@@ -81,17 +81,39 @@ void facet_init(struct facet *f, const struct plotctx *c, const char *xkey)
 	}
 }
 
-static void doc_tag(const struct plotctx *c, size_t d, char *buf, size_t len)
+static void base_of(const char *path, char *buf, size_t len)
 {
 	char tmp[PATH_MAX];
 
-	snprintf(tmp, sizeof(tmp), "%s", c->names[d]);
+	snprintf(tmp, sizeof(tmp), "%s", path);
 	char *b = basename(tmp);
 	size_t n = strlen(b);
 
 	if (n > 5 && !strcmp(b + n - 5, ".json"))
 		b[n - 5] = '\0';
 	snprintf(buf, len, "%s", b);
+}
+
+void doc_tag(const struct plotctx *c, size_t d, char *buf, size_t len)
+{
+	char mine[256], other[256];
+	size_t keep = 0;
+
+	base_of(c->names[d], mine, sizeof(mine));
+	keep = strlen(mine);
+	for (size_t e = 0; e < c->ndocs; e++) {
+		size_t k = 0;
+
+		base_of(c->names[e], other, sizeof(other));
+		while (k < keep && mine[k] == other[k])
+			k++;
+		keep = k;
+	}
+	while (keep && mine[keep - 1] != '-' && mine[keep - 1] != '_')
+		keep--;
+	if (!mine[keep])
+		keep = 0; /* never empty: a name that is all prefix stays whole */
+	snprintf(buf, len, "%s", mine + keep);
 }
 
 void facet_panel(const struct facet *f, const struct plotctx *c, size_t d, const json_t *r,
@@ -150,6 +172,8 @@ void ppts_add(struct ppts *s, const struct ppt *p)
 		s->cap = nc;
 	}
 	s->v[s->n] = *p;
+	if (!p->ordered)
+		s->v[s->n].order = p->x;
 	s->v[s->n++].pid = pid;
 }
 
@@ -176,7 +200,7 @@ static int pt_cmp(const void *a, const void *b)
 		return x->pid < y->pid ? -1 : 1;
 	if ((c = ser_cmp(x, y)))
 		return c;
-	return (x->x > y->x) - (x->x < y->x);
+	return (x->order > y->order) - (x->order < y->order);
 }
 
 /* Index of each point's series within its panel (points sorted), and the
@@ -257,6 +281,33 @@ out:
 	free(title);
 }
 
+/* A panel title as a double-quoted gnuplot string, broken into lines of
+ * at most width characters after its commas, so titles of neighbouring
+ * panels never run into each other. */
+void gpv_title(struct gpvars *v, const char *s, size_t width)
+{
+	size_t col = 0;
+
+	gpv_add(v, "\"");
+	for (const char *w = s; *w;) {
+		size_t n = strcspn(w, ",");
+
+		if (w[n] == ',')
+			n++;
+		if (col && col + n > width) {
+			gpv_add(v, "\\n");
+			col = 0;
+			while (*w == ' ')
+				w++, n--;
+		}
+		for (size_t k = 0; k < n; k++)
+			gpv_add(v, "%s%c", w[k] == '"' || w[k] == '\\' ? "\\" : "", w[k]);
+		col += n;
+		w += n;
+	}
+	gpv_add(v, "\"");
+}
+
 /* Panels per row: two up to four panels, else three (1000 pixels wide). */
 static size_t layout_cols(size_t np)
 {
@@ -285,13 +336,13 @@ size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels)
 		int newp = !i || p->pid != s->v[i - 1].pid;
 		int news = newp || ser_cmp(p, &s->v[i - 1]);
 
-		if (!news && p->x == s->v[i - 1].x)
+		if (!news && p->order == s->v[i - 1].order)
 			continue; /* the first point at an x wins */
 		if (newp) {
 			if (p->pid)
 				gpv_add(&pb1, "%s%zu", p->pid > 1 ? "," : "", nb);
 			gpv_add(&pt, "%s", p->pid ? "," : "");
-			gpv_str(&pt, NULL, s->panels[p->pid]);
+			gpv_title(&pt, s->panels[p->pid], 130 / layout_cols(s->npanels));
 			gpv_add(&pb0, "%s%zu", p->pid ? "," : "", nb + 1);
 		}
 		if (news) {
@@ -306,7 +357,10 @@ size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels)
 			gpv_str(&bt, NULL, p->series);
 			gpv_add(&bc, "%s'#%06x'", sep, p->st.rgb);
 			gpv_add(&bpt, "%s%d", sep, p->st.pt);
-			gpv_add(&bdt, "%s%d", sep, p->st.dt);
+			if (p->st.dash)
+				gpv_add(&bdt, "%s'%s'", sep, p->st.dash);
+			else
+				gpv_add(&bdt, "%s1", sep);
 			gpv_add(&bdx, "%s%.4f", sep, dx);
 			nb++;
 			cur = 0;

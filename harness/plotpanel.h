@@ -21,7 +21,9 @@ struct ppt {
 	struct pstyle st;
 	double x, y, lo, hi;
 	char label[32];
-	size_t pid; /* the panel's index in first-seen order, set by ppts_add */
+	double order; /* where the point sits along its line: x unless ordered */
+	int ordered;
+	size_t pid;   /* the panel's index in first-seen order, set by ppts_add */
 };
 
 struct ppts {
@@ -40,6 +42,10 @@ struct facet {
 	size_t nkeys;
 	int by_doc;
 };
+/* An input's name without the part all inputs share up to a '-' or '_':
+ * "vm" and "host" for rostedt-2023-vm.json and rostedt-2023-host.json
+ * (the report's title names the study). */
+void doc_tag(const struct plotctx *c, size_t d, char *buf, size_t len);
 void facet_init(struct facet *f, const struct plotctx *c, const char *xkey);
 /* "noise=2, cs_ns=100" for a result; "" when nothing varies. */
 void facet_panel(const struct facet *f, const struct plotctx *c, size_t d, const json_t *r,
@@ -49,6 +55,8 @@ void facet_point(const struct facet *f, const struct plotctx *c, size_t d, const
 		 struct ppt *pt);
 
 void ppts_add(struct ppts *s, const struct ppt *p);
+/* s as a double-quoted gnuplot string broken into lines of width. */
+void gpv_title(struct gpvars *v, const char *s, size_t width);
 void ppts_free(struct ppts *s);
 
 /* Splits any panel with more than PANEL_MAX_SERIES series by whether the

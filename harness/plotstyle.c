@@ -22,14 +22,17 @@ static const struct {
 };
 
 /* Filled shapes; a dry control uses the hollow one gnuplot numbers one
- * lower (7 filled circle, 6 hollow circle, ...). */
+ * lower (7 filled circle, 6 hollow circle, ...).  Dash patterns as
+ * strings: gnuplot's numbered dash types repeat after five. */
 static const struct {
 	const char *name;
-	int pt, dt;
+	int pt;
+	const char *dash;
 } policies[] = {
-	{ "none", 7, 1 },     { "slice", 5, 2 },   { "before", 9, 4 },
-	{ "per-attempt", 13, 5 }, { "noyield", 11, 6 }, { "noclear", 15, 7 },
+	{ "none", 7, NULL },	    { "slice", 5, "-- " },	{ "before", 9, "-. " },
+	{ "per-attempt", 13, "-.. " }, { "noyield", 11, "--- . " }, { "noclear", 15, "- - . . " },
 };
+static const char dry_dash[] = ". ", *const spare_dash[] = { "---  ", "-  .  ", "--  ..  " };
 
 /* What the workloads that exist before locks and policies were separate
  * axes are made of. */
@@ -102,10 +105,10 @@ void pstyle_of(const char *workload, const json_t *params, struct pstyle *s)
 		;
 	if (i < NELEM(policies)) {
 		s->pt = policies[i].pt - (s->dry ? 1 : 0);
-		s->dt = s->dry ? 3 : policies[i].dt;
+		s->dash = s->dry ? dry_dash : policies[i].dash;
 	} else {
 		s->pt = spare_pt[hash(policy) % NELEM(spare_pt)];
-		s->dt = s->dry ? 3 : 8 + (int)(hash(policy) % 3);
+		s->dash = s->dry ? dry_dash : spare_dash[hash(policy) % NELEM(spare_dash)];
 	}
 	s->order += (int)i * 2 + s->dry;
 }

@@ -11,7 +11,8 @@ struct pstyle {
 	int dry;
 	int sleeps;	 /* the lock can put a waiter to sleep (futex, adaptive ...) */
 	unsigned rgb;	 /* 0xRRGGBB */
-	int pt, dt;	 /* gnuplot point type and dash type */
+	int pt;		 /* gnuplot point type */
+	const char *dash; /* gnuplot dash pattern ("- ", ". " ...), NULL solid */
 	int order;	 /* sort key: the table's order of locks, then of policies */
 };
 

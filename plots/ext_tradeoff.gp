@@ -1,6 +1,7 @@
 # ext_tradeoff.gp - the slice-extension trade-off: throughput gain over the
 # shortest extension against the victim's p99.99 wakeup latency, one point
-# per slice_ext_nsec (labelled), one line per workload, small multiples as
+# per slice_ext_nsec (labelled), one line per workload joining them from
+# the shortest extension to the longest, small multiples as
 # throughput_threads.gp.  Labels alternate above and below the points so
 # neighbours do not print over each other.
 # Set by slicebench plot: as throughput_threads.gp; column 5 is the label.
