@@ -264,7 +264,8 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 }
 
 void plot_forest(struct plotctx *c, const char *name, const char *title, const char *caption,
-		 json_t *const *reps, const char *const *tags, size_t n, const char *empty)
+		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
+		 const char *empty)
 {
 	struct plot *p = plot_new(c, name, title, "forest.gp", caption);
 	struct fkeys ks = { 0 };
@@ -318,6 +319,7 @@ void plot_forest(struct plotctx *c, const char *name, const char *title, const c
 		fclose(f);
 		sscanf(v.s ? v.s : "", "npan=%zu", &np);
 		gpv_add(&v, "band=%g; ", band);
+		gpv_str(&v, "xl", xlabel);
 		ratio_axis(r, nr, band, &v);
 		if (!nb) {
 			plot_skip(p, "no compared row has a ratio");

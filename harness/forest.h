@@ -12,8 +12,9 @@
  * one metric) into the plot slot NAME.  Rows are grouped into panels and
  * groups by the run parameters that vary across them; a row's verdict is
  * printed beside it when it is improved or regressed.  tags[k] (or NULL) names the input of reps[k] when there are
- * several. */
+ * several; xlabel names the ratio's axis. */
 void plot_forest(struct plotctx *c, const char *name, const char *title, const char *caption,
-		 json_t *const *reps, const char *const *tags, size_t n, const char *empty);
+		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
+		 const char *empty);
 
 #endif

@@ -151,7 +151,7 @@ static void answers(struct plotctx *c, const char *const *base, size_t nbase,
 			    "of the dashed line is faster. A row with a verdict printed beside it is "
 			    "significant and outside the shaded noise band; the others are "
 			    "inconclusive.",
-			    reps, tags, c->ndocs < 8 ? c->ndocs : 8, note);
+			    "workload / baseline (log scale)", reps, tags, c->ndocs < 8 ? c->ndocs : 8, note);
 	}
 }
 
@@ -173,7 +173,7 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 	struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .nmetrics = 1 };
 	struct answers a = { 0 };
 	struct verdicts v = { .note = "one input and no --baseline: nothing to compare" };
-	char err[8192], cmp_err[8192] = "one input: nothing to compare";
+	char err[8192], cmp_err[8192] = "one input: nothing to compare", xl[300] = "";
 	json_t *rep = NULL;
 	int rc = 0;
 
@@ -186,13 +186,21 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 		v.reps[v.n] = rep;
 		v.what[v.n++] = "each input against the first";
 	}
+	if (c->ndocs > 1) {
+		char t0[128], t1[128];
+
+		doc_tag(c, 0, t0, sizeof(t0));
+		doc_tag(c, 1, t1, sizeof(t1));
+		snprintf(xl, sizeof(xl), "%s%s / %s (log scale)", t1, c->ndocs > 2 ? " ..." : "",
+			 t0);
+	}
 	if (!v.n && nbase)
 		v.note = "no input has the baselines' workloads at shared parameters";
 	plot_forest(c, "compare", "Throughput ratio to the first input (95% CI)",
 		    "Each dot is a workload's throughput in a later input divided by the first "
 		    "input's at the same parameters, the whisker its 95% interval; rows with a "
 		    "verdict beside them are significant and outside the shaded noise band.",
-		    &rep, NULL, 1,
+		    xl, &rep, NULL, 1,
 		    c->ndocs < 2 ? "one input: nothing to compare"
 				 : "the inputs share no run (no overlapping workload and parameters)");
 	plot_threads(c);

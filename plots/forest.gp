@@ -7,13 +7,13 @@
 # (shaded); a row without one is inconclusive.
 # Set by slicebench plot: terminal, output, datafile, ptitle, npan, cols,
 # PT, PB0, PB1, YT (ytics per panel), YMIN, nb, BT, BC, BPT, BK (key entry),
-# band, xlo, xhi, xt; columns: ratio lo hi y verdict.
+# band, xlo, xhi, xt, xl; columns: ratio lo hi y verdict.
 rows = (npan + cols - 1) / cols
 set multiplot layout rows, cols title ptitle font ',12'
 set logscale x 10
 set xrange [xlo:xhi]
 eval('set xtics '.xt)
-set xlabel 'ratio to the baseline (log scale)'
+set xlabel xl
 set grid x
 set key below horizontal font ',9' samplen 1
 set object 1 rect from 1 / (1 + band), graph 0 to 1 + band, graph 1 behind fc rgb '#e8e8e8' fs solid noborder
