@@ -319,7 +319,7 @@ size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels)
 	struct gpvars bt = { 0 }, bc = { 0 }, bpt = { 0 }, bdt = { 0 }, bdx = { 0 };
 	struct gpvars pt = { 0 }, pb0 = { 0 }, pb1 = { 0 };
 	size_t nb = 0, cur = 0, most = 0, *idx, *nser;
-	double ymin = INFINITY, ymax = -INFINITY;
+	double ymin = INFINITY, ymax = -INFINITY, xmin = INFINITY, xmax = -INFINITY;
 
 	qsort(s->v, s->n, sizeof(*s->v), pt_cmp);
 	split_crowded(s);
@@ -367,6 +367,8 @@ size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels)
 		}
 		if (++cur > most)
 			most = cur;
+		xmin = fmin(xmin, p->x);
+		xmax = fmax(xmax, p->x);
 		if (p->y > 0) {
 			ymin = fmin(ymin, p->lo > 0 ? p->lo : p->y);
 			ymax = fmax(ymax, p->hi > p->y ? p->hi : p->y);
@@ -379,8 +381,8 @@ size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels)
 	gpv_add(&pb1, "%s%zu", s->npanels > 1 ? "," : "", nb);
 	size_t np = s->npanels, cols = layout_cols(np);
 
-	gpv_add(v, "npan=%zu; nb=%zu; cols=%zu; rows=%zu; logy=%d; ", np, nb, cols,
-		(np + cols - 1) / cols, ymin > 0 && ymax / ymin > 10);
+	gpv_add(v, "npan=%zu; nb=%zu; cols=%zu; rows=%zu; logy=%d; xmin=%.10g; xmax=%.10g; ", np,
+		nb, cols, (np + cols - 1) / cols, ymin > 0 && ymax / ymin > 10, xmin, xmax);
 	gpv_add(v, "array PT[%zu]=[%s]; array PB0[%zu]=[%s]; array PB1[%zu]=[%s]; ", np,
 		pt.s ? pt.s : "", np, pb0.s ? pb0.s : "", np, pb1.s ? pb1.s : "");
 	gpv_add(v, "array BT[%zu]=[%s]; array BC[%zu]=[%s]; array BPT[%zu]=[%s]; ", nb,

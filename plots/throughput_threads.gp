@@ -5,17 +5,19 @@
 # (BDX) so equal thread counts do not hide each other.  A log y axis when
 # the values span more than a decade: a lock that collapses stays visible.
 # Set by slicebench plot: terminal, output, datafile, ptitle and the arrays
-# of plotpanel.h (npan, PT, PB0, PB1, nb, BT, BC, BPT, BDT, BDX, logy, cols, rows).
+# of plotpanel.h (npan, PT, PB0, PB1, nb, BT, BC, BPT, BDT, BDX, logy, xmin,
+# xmax, cols, rows).
 set multiplot layout rows, cols title ptitle font ',12'
 set xlabel 'threads'
 set ylabel 'critical sections / s'
 set grid
 set logscale x 2
-set autoscale xfix
+# one x range for every panel, with room for the offsets of lone points
+set xrange [xmin / 1.5:xmax * 1.5]
 set format y '%.0s%c'
 if (logy) { set logscale y 10 } else { set yrange [0:*] }
 set key below horizontal font ',9' samplen 3
-set offsets graph 0.15, graph 0.15, graph 0.05, graph 0.05
+set offsets 0, 0, graph 0.05, graph 0.05
 do for [p=1:npan] {
 	set title PT[p] font ',10'
 	plot for [i=PB0[p]:PB1[p]] datafile index (i-1) \
