@@ -55,6 +55,24 @@ check "plot: throughput_threads.svg draws tas in its colour" \
 "$SB" plot "$res" --baseline no-such-workload --out "$TMP/report-nb" 2>"$TMP/err-nb"
 check "plot: an absent baseline skips the answer with the reason" \
 	grep -q 'answer-no-such-workload skipped: no comparison against no-such-workload: ci: no results of baseline workload "no-such-workload"' "$TMP/err-nb"
+
+# The style table: params "lock"/"policy" decide the colour when a result
+# has them; an unknown name without them gets a fallback that is neither
+# of the known locks'.
+jq '.results |= map(select(.workload == "spin-tas") | .workload = "my-lock" |
+	.params.lock = "ticket" | .params.policy = "none")' "$res" >"$TMP/keyed.json"
+jq '.results |= map(select(.workload == "spin-tas") | .workload = "my-lock")' "$res" >"$TMP/unkeyed.json"
+"$SB" plot "$TMP/keyed.json" --out "$TMP/keyed" 2>/dev/null
+"$SB" plot "$TMP/unkeyed.json" --out "$TMP/unkeyed" 2>/dev/null
+check "plot: params.lock=ticket draws in ticket's colour" \
+	grep -q "rgb(213,  94,   0)" "$TMP/keyed/throughput_threads.svg"
+check "plot: params.lock=ticket does not draw in tas's colour" \
+	test -z "$(grep "rgb(  0, 114, 178)" "$TMP/keyed/throughput_threads.svg")"
+check "plot: an unknown workload gets neither lock's colour" \
+	test -z "$(grep -e "rgb(  0, 114, 178)" -e "rgb(213,  94,   0)" "$TMP/unkeyed/throughput_threads.svg")"
+"$SB" plot "$TMP/unkeyed.json" --out "$TMP/unkeyed2" 2>/dev/null
+check "plot: an unknown workload gets the same look every time" \
+	cmp -s "$TMP/unkeyed/throughput_threads.svg" "$TMP/unkeyed2/throughput_threads.svg"
 check "plot: PNG files are PNG" test "$(head -c 8 "$out/throughput_threads.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n'
 for p in throughput_cs ext_tradeoff compare; do
 	if grep -A1 "id=\"$p\"" "$out/index.html" | grep -q 'class="skipped">skipped: .'; then
