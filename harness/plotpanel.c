@@ -381,8 +381,11 @@ size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels)
 	gpv_add(&pb1, "%s%zu", s->npanels > 1 ? "," : "", nb);
 	size_t np = s->npanels, cols = layout_cols(np);
 
-	gpv_add(v, "npan=%zu; nb=%zu; cols=%zu; rows=%zu; logy=%d; xmin=%.10g; xmax=%.10g; ", np,
-		nb, cols, (np + cols - 1) / cols, ymin > 0 && ymax / ymin > 10, xmin, xmax);
+	if (!isfinite(ymin) || !isfinite(ymax))
+		ymin = ymax = 1; /* nothing positive: the templates autoscale around it */
+	gpv_add(v, "npan=%zu; nb=%zu; cols=%zu; rows=%zu; logy=%d; ", np, nb, cols,
+		(np + cols - 1) / cols, ymax / ymin > 10);
+	gpv_add(v, "xmin=%.10g; xmax=%.10g; ymin=%.10g; ymax=%.10g; ", xmin, xmax, ymin, ymax);
 	gpv_add(v, "array PT[%zu]=[%s]; array PB0[%zu]=[%s]; array PB1[%zu]=[%s]; ", np,
 		pt.s ? pt.s : "", np, pb0.s ? pb0.s : "", np, pb1.s ? pb1.s : "");
 	gpv_add(v, "array BT[%zu]=[%s]; array BC[%zu]=[%s]; array BPT[%zu]=[%s]; ", nb,

@@ -65,8 +65,9 @@ void ppts_free(struct ppts *s);
  * npan, PT[] panel titles, PB0[]/PB1[] their first and last block, nb,
  * BT[] series titles, BC[] colours, BPT[] points, BDT[] dashes, BDX[] a
  * small x offset factor per series (so equal x values stay apart), logy
- * (1 when y spans more than a decade), xmin and xmax over all panels,
- * cols and rows of the layout.
+ * (1 when y spans more than a decade), xmin, xmax and the smallest and
+ * largest positive y (with their intervals) ymin, ymax over all panels, so
+ * every panel can share one scale; cols and rows of the layout.
  * Returns the most points any block has. */
 size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels);
 

@@ -11,6 +11,9 @@ set xlabel xl
 set ylabel yl
 set grid
 set logscale xy 10
+# one scale for every panel, whole decades
+set xrange [10**floor(log10(xmin)):10**ceil(log10(xmax))]
+set yrange [10**floor(log10(ymin)):1]
 set format x '%.0s%c'
 set format y '%g'
 set key below horizontal font ',9' samplen 3

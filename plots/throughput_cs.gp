@@ -8,7 +8,9 @@ set grid
 if (logx) set logscale x 10
 set format x '%.0s%c'
 set format y '%.0s%c'
-if (logy) { set logscale y 10 } else { set yrange [0:*] }
+# one y scale for every panel, whole decades when logarithmic
+if (logy) { set logscale y 10; set yrange [10**floor(log10(ymin)):10**ceil(log10(ymax))] } \
+else { set yrange [0:ymax * 1.05] }
 set key below horizontal font ',9' samplen 3
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 do for [p=1:npan] {
