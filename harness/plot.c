@@ -96,9 +96,10 @@ static void plot_usage(FILE *f)
 		"DIR/NAME.dat) and DIR/index.html, the report: the study's description, the\n"
 		"answer figures and verdicts, every figure with a caption, the machines.\n"
 		"Figures: answer-WORKLOAD (each workload of each input against the baseline,\n"
-		"as a forest chart), compare (each input against the first), throughput_threads,\n"
-		"throughput_cs, hold_ns, acquire_ns, victim_ccdf, ext_tradeoff, counters.  A\n"
-		"figure without data is skipped with a note in index.html.\n"
+		"as a forest chart), answer-primitives (the primitives workload's costs),\n"
+		"compare (each input against the first), throughput_threads, throughput_cs,\n"
+		"hold_ns, acquire_ns, victim_ccdf, ext_tradeoff, counters.  A figure without\n"
+		"data is skipped with a note in index.html.\n"
 		"\n"
 		"  -o, --out DIR         output directory (created)\n"
 		"  -b, --baseline NAME   draw an answer figure against workload NAME (up to %d)\n"
@@ -179,6 +180,7 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 
 	o.metrics[0] = m;
 	answers(c, base, nbase, &o, &a, &v);
+	plot_primitives(c);
 	if (c->ndocs > 1 &&
 	    cmp_docs(c->docs, c->names, c->ndocs, &o, &rep, cmp_err, sizeof(cmp_err)))
 		rep = NULL;

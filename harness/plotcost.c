@@ -181,3 +181,68 @@ out:
 	gpv_free(&logs);
 	gpv_free(&rc);
 }
+
+/* The cost of each primitive the `primitives` workload times (a system
+ * call, an atomic, a futex wake ...), one panel per input.  The panel's
+ * title carries the ratio the syscall-vs-atomic study asks for: gettid
+ * over xadd, both in TSC cycles per operation.  Added only when some
+ * result has summary.primitives. */
+void plot_primitives(struct plotctx *c)
+{
+	struct ppts s = { .keep_panels = 1 };
+	struct gpvars v = { 0 };
+	json_t *order = json_array(), *r;
+	size_t i;
+
+	FOREACH_OK(c, d, i, r) {
+		const json_t *prims = res_get(r, "summary.primitives");
+		double gettid = res_num(prims, "gettid.tsc_cycles_per_op.mean");
+		double xadd = res_num(prims, "xadd.tsc_cycles_per_op.mean");
+		const char *k;
+		json_t *m;
+		char tag[128] = "";
+
+		if (!json_is_object(prims))
+			continue;
+		if (c->ndocs > 1)
+			doc_tag(c, d, tag, sizeof(tag));
+		json_object_foreach((json_t *)prims, k, m) {
+			const json_t *o = json_object_get(m, "tsc_cycles_per_op");
+			struct ppt pt = { .y = res_num(o, "mean"), .lo = res_num(o, "ci95_lo"),
+					  .hi = res_num(o, "ci95_hi") };
+			size_t x, n = json_array_size(order);
+
+			if (!(pt.y > 0))
+				continue;
+			for (x = 0; x < n && strcmp(json_string_value(json_array_get(order, x)), k);
+			     x++)
+				;
+			if (x == n)
+				json_array_append_new(order, json_string(k));
+			pt.x = (double)x;
+			if (!(pt.lo > 0) || !isfinite(pt.hi))
+				pt.lo = pt.hi = pt.y; /* a log axis cannot show a CI through zero */
+			snprintf(pt.series, sizeof(pt.series), "%s", k);
+			snprintf(pt.label, sizeof(pt.label), "%s", k);
+			if (gettid > 0 && xadd > 0)
+				snprintf(pt.panel, sizeof(pt.panel), "%s%sgettid / xadd = %.1f", tag,
+					 *tag ? ": " : "", gettid / xadd);
+			else
+				snprintf(pt.panel, sizeof(pt.panel), "%s", tag);
+			pstyle_of("primitives", NULL, &pt.st);
+			ppts_add(&s, &pt);
+		}
+	}
+	json_decref(order);
+	if (s.n)
+		ppts_render(c,
+			    plot_new(c, "answer-primitives",
+				     "Answer: cost per operation (TSC cycles, 95% CI)",
+				     "primitives.gp",
+				     "Each dot is what one operation costs in TSC cycles (log scale), the "
+				     "whisker its 95% interval over repetitions; the panel title gives "
+				     "the study's ratio, a system call (gettid) over an atomic (xadd)."),
+			    &s, &v, 1, 1, "");
+	ppts_free(&s);
+	gpv_free(&v);
+}

@@ -230,6 +230,7 @@ static void repanel(struct ppts *s, char (*title)[320])
 		snprintf(p.panel, sizeof(p.panel), "%.*s", (int)sizeof(p.panel) - 1, title[i]);
 		ppts_add(&t, &p);
 	}
+	t.keep_panels = s->keep_panels;
 	ppts_free(s);
 	*s = t;
 	qsort(s->v, s->n, sizeof(*s->v), pt_cmp);
@@ -322,7 +323,8 @@ size_t ppts_write(struct ppts *s, FILE *f, struct gpvars *v, int labels)
 	double ymin = INFINITY, ymax = -INFINITY, xmin = INFINITY, xmax = -INFINITY;
 
 	qsort(s->v, s->n, sizeof(*s->v), pt_cmp);
-	split_crowded(s);
+	if (!s->keep_panels)
+		split_crowded(s);
 	idx = calloc(s->n + 1, sizeof(*idx));
 	nser = calloc(s->npanels + 1, sizeof(*nser));
 	if (!idx || !nser) {

@@ -31,6 +31,7 @@ struct ppts {
 	size_t n, cap;
 	char (*panels)[192];
 	size_t npanels;
+	int keep_panels; /* never split a crowded panel (categories, not lines) */
 };
 
 /* The run keys a figure splits its panels by: those that vary across the

@@ -12,5 +12,6 @@ void plot_acquire(struct plotctx *c);
 void plot_victim(struct plotctx *c);
 void plot_ext(struct plotctx *c);
 void plot_counters(struct plotctx *c);
+void plot_primitives(struct plotctx *c);
 
 #endif

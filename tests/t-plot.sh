@@ -135,3 +135,18 @@ rc=$?
 check "plot: a failing gnuplot exits 1 and says so (rc=$rc)" \
 	test "$rc" -eq 1 -a -n "$(grep 'counters: gnuplot (png) exited' "$TMP/err")"
 check "plot: the failure is in index.html" grep -q 'class="failed"' "$TMP/report6/index.html"
+
+# The syscall-vs-atomic study's answer: each primitive's cost, and the
+# ratio it asks for in the panel's title.
+ref=results/reference/syscall-vs-atomic-vm.json
+"$SB" plot "$ref" --out "$TMP/prims" 2>/dev/null
+want=$(jq -r '.results[0].summary.primitives | [.gettid, .xadd] | map(.tsc_cycles_per_op.mean) |
+	"\(.[0] / .[1] * 10 | round / 10)"' "$ref")
+nprim=$(jq '[.results[0].summary.primitives[] | objects | select(.tsc_cycles_per_op.mean > 0)] | length' "$ref")
+check "plot: answer-primitives rendered from the syscall-vs-atomic reference" \
+	test -s "$TMP/prims/answer-primitives.png" -a -s "$TMP/prims/answer-primitives.svg"
+check "plot: answer-primitives titles its panel gettid / xadd = $want" \
+	grep -q "^# gettid / xadd = $want | gettid$" "$TMP/prims/answer-primitives.dat"
+got=$(grep -vc '^#\|^$' "$TMP/prims/answer-primitives.dat")
+check "plot: answer-primitives has one dot per primitive ($got of $nprim)" test "$got" -eq "$nprim" -a "$nprim" -ge 5
+check "plot: answer-primitives is not drawn without primitives results" test ! -e "$out/answer-primitives.png"
