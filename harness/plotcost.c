@@ -97,6 +97,83 @@ static const struct {
 };
 enum { NC = sizeof(cols) / sizeof(cols[0]) };
 
+/* The bars: grouped by the setting they were measured at (a gap between
+ * groups, the group named once below its middle bar), coloured by
+ * workload's lock, its policy's point on top, in the table's order inside
+ * a group.  Adds RC[] and RP[] (each bar's colour and point), xend (the
+ * last bar's x), and the key: nk, KT[] names, KC[] colours, KP[] points. */
+static void write_counters(struct plotctx *c, struct plot *p, const double *hi,
+			   struct gpvars *v)
+{
+	struct ppts s = { .keep_panels = 1 };
+	struct gpvars rc = { 0 }, rp = { 0 }, kt = { 0 }, kc = { 0 }, kp = { 0 };
+	struct facet fa;
+	size_t i, nk = 0, x = 0, nbar = 0;
+	json_t *r, *seen = json_object();
+	FILE *f;
+
+	facet_init(&fa, c, "");
+	FOREACH_OK(c, d, i, r) {
+		struct ppt pt = { .order = (double)d * 1e6 + (double)i, .ordered = 1,
+				  .src = r };
+
+		facet_point(&fa, c, d, r, &pt);
+		ppts_add(&s, &pt);
+	}
+	f = plot_dat(c, p);
+	if (!f)
+		goto out;
+	fprintf(f, "# x group");
+	for (size_t k = 0; k < NC; k++)
+		if (hi[k] >= 0)
+			fprintf(f, " %s", cols[k].name);
+	fputc('\n', f);
+	ppts_sort(&s);
+	for (size_t a = 0; a < s.n;) {
+		size_t b = a;
+
+		while (b < s.n && s.v[b].pid == s.v[a].pid)
+			b++;
+		for (size_t j = a; j < b; j++, x++) {
+			const struct ppt *pt = &s.v[j];
+			const char *g = j == a + (b - a - 1) / 2 ? s.panels[pt->pid] : "";
+
+			fprintf(f, "%zu \"", x);
+			for (; *g; g++)
+				fputc(*g == '"' ? '\'' : *g, f);
+			fputc('"', f);
+			for (size_t k = 0; k < NC; k++)
+				if (hi[k] >= 0)
+					fprintf(f, " %.10g", res_num(pt->src, cols[k].path));
+			fputc('\n', f);
+			gpv_add(&rp, "%s%d", nbar ? "," : "", pt->st.pt);
+			gpv_add(&rc, "%s%u", nbar++ ? "," : "", pt->st.rgb);
+			if (!json_object_get(seen, pt->series)) {
+				json_object_set_new(seen, pt->series, json_true());
+				gpv_add(&kt, "%s", nk ? "," : "");
+				gpv_str(&kt, NULL, pt->series);
+				gpv_add(&kp, "%s%d", nk ? "," : "", pt->st.pt);
+				gpv_add(&kc, "%s'#%06x'", nk++ ? "," : "", pt->st.rgb);
+			}
+		}
+		x++; /* the gap */
+		a = b;
+	}
+	fclose(f);
+	gpv_add(v, "xend=%zu; array RC[%zu]=[%s]; array RP[%zu]=[%s]; ", x - 1, nbar,
+		rc.s ? rc.s : "", nbar, rp.s ? rp.s : "");
+	gpv_add(v, "nk=%zu; array KT[%zu]=[%s]; array KC[%zu]=[%s]; array KP[%zu]=[%s]; ", nk, nk,
+		kt.s ? kt.s : "", nk, kc.s ? kc.s : "", nk, kp.s ? kp.s : "");
+out:
+	ppts_free(&s);
+	gpv_free(&rc);
+	gpv_free(&rp);
+	gpv_free(&kt);
+	gpv_free(&kc);
+	gpv_free(&kp);
+	json_decref(seen);
+}
+
 /* One panel per counter, one bar per result in the colour of its
  * workload; a panel whose positive values span more than a decade gets a
  * log axis, so one large bar does not flatten the others. */
@@ -107,9 +184,8 @@ void plot_counters(struct plotctx *c)
 				  "lower means less work or fewer interruptions per critical section; "
 				  "a missing bar is a counter that result does not have.");
 	double lo[NC], hi[NC];
-	size_t i, np = 0, nrow = 0;
-	struct gpvars v = { 0 }, names = { 0 }, logs = { 0 }, rc = { 0 };
-	struct facet fa;
+	size_t i, np = 0;
+	struct gpvars v = { 0 }, names = { 0 }, logs = { 0 };
 	json_t *r;
 
 	for (size_t k = 0; k < NC; k++) {
@@ -136,50 +212,18 @@ void plot_counters(struct plotctx *c)
 		}
 	if (!np) {
 		plot_skip(p, "no ok result has summary.counters or summary.slice per-op values");
+		gpv_free(&names);
+		gpv_free(&logs);
 		return;
 	}
-	FILE *f = plot_dat(c, p);
-
-	if (!f)
-		goto out;
-	fprintf(f, "# result");
-	for (size_t k = 0; k < NC; k++)
-		if (hi[k] >= 0)
-			fprintf(f, " %s", cols[k].name);
-	fputc('\n', f);
-	facet_init(&fa, c, "");
-	FOREACH_OK(c, d, i, r) {
-		struct ppt pt = { 0 };
-		char lab[320];
-
-		facet_point(&fa, c, d, r, &pt);
-		snprintf(lab, sizeof(lab), "%s%s%s", pt.series, pt.panel[0] ? ":" : "", pt.panel);
-		/* one whitespace-free column: "spin-tas:threads=2x,noise=0" */
-		for (char *x = lab, *o = lab;; x++) {
-			if (*x == ' ' && x > lab && x[-1] == ',')
-				continue;
-			*o++ = *x == ' ' || *x == '"' ? '_' : *x;
-			if (!*x)
-				break;
-		}
-		fprintf(f, "%s", lab);
-		for (size_t k = 0; k < NC; k++)
-			if (hi[k] >= 0)
-				fprintf(f, " %.10g", res_num(r, cols[k].path));
-		fputc('\n', f);
-		gpv_add(&rc, "%s%u", nrow ? "," : "", pt.st.rgb);
-		nrow++;
-	}
-	fclose(f);
-	gpv_add(&v, "n=%zu; nrow=%zu; array CN[%zu]=[%s]; array CLOG[%zu]=[%s]; "
-		    "array RC[%zu]=[%s]; ",
-		np, nrow, np, names.s, np, logs.s, nrow, rc.s);
-	plot_render(c, p, &v, 1000, 220 + 170 * (int)np);
-out:
+	write_counters(c, p, hi, &v);
+	gpv_add(&v, "n=%zu; array CN[%zu]=[%s]; array CLOG[%zu]=[%s]; ", np, np, names.s, np,
+		logs.s);
+	if (p->state >= 0)
+		plot_render(c, p, &v, 1000, 250 + 170 * (int)np);
 	gpv_free(&v);
 	gpv_free(&names);
 	gpv_free(&logs);
-	gpv_free(&rc);
 }
 
 /* The cost of each primitive the `primitives` workload times (a system

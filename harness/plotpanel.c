@@ -203,6 +203,11 @@ static int pt_cmp(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+void ppts_sort(struct ppts *s)
+{
+	qsort(s->v, s->n, sizeof(*s->v), pt_cmp);
+}
+
 /* Index of each point's series within its panel (points sorted), and the
  * number of series per panel in nser[pid]. */
 static void series_index(const struct ppts *s, size_t *idx, size_t *nser)

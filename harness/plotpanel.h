@@ -23,6 +23,7 @@ struct ppt {
 	char label[32];
 	double order; /* where the point sits along its line: x unless ordered */
 	int ordered;
+	const json_t *src; /* the result it came from, for figures that read more */
 	size_t pid;   /* the panel's index in first-seen order, set by ppts_add */
 };
 
@@ -56,6 +57,9 @@ void facet_point(const struct facet *f, const struct plotctx *c, size_t d, const
 		 struct ppt *pt);
 
 void ppts_add(struct ppts *s, const struct ppt *p);
+/* Sorts by panel (first seen first), series (the style table's order),
+ * then along the line. */
+void ppts_sort(struct ppts *s);
 /* s as a double-quoted gnuplot string broken into lines of width. */
 void gpv_title(struct gpvars *v, const char *s, size_t width);
 void ppts_free(struct ppts *s);
