@@ -36,6 +36,14 @@ most=$(grep -h '^# .* | ' "$out/throughput_threads.dat" "$out/hold_ns.dat" |
 check "plot: at most 6 series in any panel (most: $most)" test "$most" -ge 1 -a "$most" -le 6
 check "plot: the nine 1x workloads are split into spinning and sleeping panels" \
 	grep -q '^# .*sleeping locks | futex$' "$out/throughput_threads.dat"
+# Panel titles name only what varies: ci.json varies cs_ns and victim,
+# holds think_ns fixed, and its pin follows from threads.
+hdr=$(grep -h '^# .* | ' "$out/throughput_threads.dat" "$out/hold_ns.dat")
+check "plot: panels are named by cs_ns, which varies" grep -q 'cs_ns=100' <<<"$hdr"
+check "plot: no panel names think_ns, which does not vary" test -z "$(grep 'think_ns=' <<<"$hdr")"
+check "plot: no panel names pin, which follows from threads" test -z "$(grep 'pin=' <<<"$hdr")"
+check "plot: throughput_threads panels do not name threads, its x axis" \
+	test -z "$(grep -h '^# .*threads=' "$out/throughput_threads.dat")"
 # The answer figure holds exactly the rows compare --within finds.
 "$SB" compare --within "$res" --baseline spin-tas -f json -o "$TMP/within.json" 2>/dev/null
 want=$(jq '[.rows[] | select(.ratio != null)] | length' "$TMP/within.json")
