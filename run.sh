@@ -49,7 +49,7 @@ host)
 	;;
 vm)
 	[ -n "$out" ] || out="results/${stamp}-$(uname -n)-vm.json"
-	scripts/vm.sh --config "$config" --out "$out" "${pass[@]}"
+	scripts/vm.sh --config "$config" --out "$out" $quiet "${pass[@]}"
 	;;
 slurm | local | status)
 	exec scripts/slurm.sh "--$mode" "${pass[@]}"

@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "results.h"
 #include "signals.h"
+#include "timing.h"
 #include "slice.h"
 #include "sysinfo.h"
 #include "topo.h"
@@ -188,12 +189,22 @@ static int cmd_run(int argc, char **argv)
 	json_object_set_new(json_object_get(doc, "meta"), "perf_keys", cnt_keys_hold());
 	json_t *results = json_object_get(doc, "results");
 
+	/* The ETA is the planned windows left, scaled by how long the runs so
+	 * far took against their plan: set-up, calibration and a slow guest
+	 * add to every run, and the first run measures how much. */
+	double t_start = tm_now_ns() / 1e9, planned_done = 0;
+
 	for (size_t i = 0; i < s.nruns; i++) {
 		char d[256];
 
 		describe(&s.runs[i], d, sizeof(d));
-		if (!quiet)
-			fprintf(stderr, "[%zu/%zu] %s (ETA %.0f s)\n", i + 1, s.nruns, d, left);
+		if (!quiet) {
+			double eta = left;
+
+			if (planned_done > 0)
+				eta = left * (tm_now_ns() / 1e9 - t_start) / planned_done;
+			fprintf(stderr, "[%zu/%zu] %s (ETA %.0f s)\n", i + 1, s.nruns, d, eta);
+		}
 		json_t *r = iso_run(&s.runs[i]);
 
 		json_object_set_new(r, "id", json_integer((json_int_t)i));
@@ -201,6 +212,7 @@ static int cmd_run(int argc, char **argv)
 			json_object_set_new(r, "label", json_string(s.runs[i].label));
 		json_array_append_new(results, r);
 		left -= iso_planned_s(s.runs[i].params);
+		planned_done += iso_planned_s(s.runs[i].params);
 		const char *st = json_string_value(json_object_get(r, "status"));
 
 		if (!quiet && strcmp(st, "ok"))

@@ -22,7 +22,7 @@ usage: kernel/build.sh [options]
 Builds the patched guest kernel and prints the path of its bzImage on the
 last line of stdout. Results are cached in \$SLICEBENCH_CACHE/kernel/<key>/
 (default /var/cache/slicebench), keyed by the source version and a hash
-of the build inputs (patches, config fragment, this script).
+of the build inputs (patches, config fragment, this script's recipe).
 
   --kver V        Debian linux-source-V to use (default: \$KVER or 7.3)
   --ksrc DIR      use an existing kernel tree instead (also: KSRC=DIR);
@@ -34,6 +34,9 @@ of the build inputs (patches, config fragment, this script).
   --print-dir     print the cache directory of this build, fail if not built
   --debian-image  fetch Debian's own linux-image for V (the unpatched
                   baseline) and print the path of its vmlinuz
+  --prepare       fetch, unpack, patch and configure, then stop before
+                  compiling (checks the cold path in a minute); prints the
+                  build directory
   -h, --help      this text
 
 Exit: 0 ok, 1 build failure, 2 usage or missing build dependencies.
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--print-path) MODE=print-path; shift ;;
 	--print-dir) MODE=print-dir; shift ;;
 	--debian-image) MODE=debian-image; shift ;;
+	--prepare) MODE=prepare; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) log "unknown option: $1"; usage >&2; exit 2 ;;
 	esac
@@ -76,10 +80,13 @@ mirror_uri() {
 	printf '%s\n' "$uri"
 }
 
-APT_UPDATED=0
+# Once per invocation of this script: fetch_deb runs in command
+# substitutions (subshells), so a shell variable would not remember the
+# update; $$ is this script's PID in every subshell.
 apt_private() {
 	mkdir -p "$APTDIR/lists/partial" "$APTDIR/archives/partial"
-	local src="$APTDIR/sources.list"
+	local src="$APTDIR/sources.list" stamp="$APTDIR/.updated-by-$$" APT_UPDATED=0
+	[ -f "$stamp" ] && APT_UPDATED=1
 	if [ "$APT_UPDATED" = 0 ]; then
 		printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
 			"$(mirror_uri)" "$SUITE" >"$src"
@@ -90,28 +97,51 @@ apt_private() {
 	if [ "$APT_UPDATED" = 0 ]; then
 		log "updating private package lists ($SUITE)"
 		apt-get "${opts[@]}" -qq update >&2 || die "private apt-get update failed"
-		APT_UPDATED=1
+		rm -f "$APTDIR"/.updated-by-*
+		: >"$stamp"
 	fi
 	apt-get "${opts[@]}" "$@"
 }
 
-# newest cached .deb matching a glob, if any
+# The newest cached .deb matching a glob, or nothing.  An empty cache is
+# the normal case on a new machine: no `ls` on a glob that may match
+# nothing (under `set -e -o pipefail` its failure would end the script
+# inside the caller's assignment, silently).
 cached_deb() {
-	local pattern=$1
-	# shellcheck disable=SC2012,SC2086  # the pattern is a glob on purpose
-	ls -1 "$DEBDIR"/$pattern 2>/dev/null | sort -V | tail -n 1
+	local pattern=$1 f newest=""
+	local -a all
+	shopt -s nullglob
+	# shellcheck disable=SC2206  # the pattern is a glob on purpose
+	all=("$DEBDIR"/$pattern)
+	shopt -u nullglob
+	for f in "${all[@]}"; do
+		[ -f "$f" ] || continue
+		if [ -z "$newest" ] || [ "$(printf '%s\n%s\n' "$newest" "$f" | sort -V | tail -n 1)" = "$f" ]; then
+			newest=$f
+		fi
+	done
+	[ -z "$newest" ] || printf '%s\n' "$newest"
 }
 
+# Downloads land in a private directory and are moved into $DEBDIR only
+# once apt-get has checked them, so a download killed half-way leaves no
+# .deb that a later run would take for a whole one.
 fetch_deb() {
-	local pkg=$1 deb
+	local pkg=$1 deb part f
 	mkdir -p "$DEBDIR"
 	deb=$(cached_deb "${pkg}_*.deb")
 	if [ -n "$deb" ] && [ "$REFRESH" = 0 ]; then
 		printf '%s\n' "$deb"
 		return
 	fi
+	rm -rf "$DEBDIR"/.partial-*
+	part=$(mktemp -d "$DEBDIR/.partial-XXXXXX")
 	log "downloading $pkg"
-	(cd "$DEBDIR" && apt_private -q download "$pkg" >&2) || die "apt-get download $pkg failed"
+	(cd "$part" && apt_private -q download "$pkg" >&2) || { rm -rf "$part"; die "apt-get download $pkg failed"; }
+	for f in "$part"/*.deb; do
+		if [ -f "$f" ]; then mv -f "$f" "$DEBDIR/"; fi
+	done
+	rm -rf "$part"
 	deb=$(cached_deb "${pkg}_*.deb")
 	[ -n "$deb" ] || die "download of $pkg produced no .deb"
 	printf '%s\n' "$deb"
@@ -131,7 +161,7 @@ if [ "$MODE" = debian-image ]; then
 	if [ -z "$deb" ] || [ "$REFRESH" = 1 ]; then
 		meta=$(fetch_deb "linux-image-$flavor")
 		rel=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
-			sed -n "s/^ *linux-image-\([0-9][^ ]*-$flavor\) .*/\1/p" | head -n 1)
+			sed -n "s/^ *linux-image-\([0-9][^ ]*-$flavor\) .*/\1/p;T;q")
 		case "$rel" in
 		"$KVER".*) ;;
 		*) die "linux-image-$flavor in $SUITE is for '$rel', not $KVER.x" ;;
@@ -147,10 +177,10 @@ if [ "$MODE" = debian-image ]; then
 		dpkg-deb -x "$deb" "$out/x"
 		base=$(cached_deb "linux-base-${rel}_*.deb")
 		[ -n "$base" ] && dpkg-deb -x "$base" "$out/x"
-		vmlinuz=$(find "$out/x" -name 'vmlinuz*' -type f | head -n 1)
+		vmlinuz=$(find "$out/x" -name 'vmlinuz*' -type f -print -quit)
 		[ -n "$vmlinuz" ] || die "no vmlinuz in $deb"
 		mv "$vmlinuz" "$out/vmlinuz"
-		cfg=$(find "$out/x" \( -name config -o -name 'config-*' \) -type f | head -n 1)
+		cfg=$(find "$out/x" \( -name config -o -name 'config-*' \) -type f -print -quit)
 		[ -n "$cfg" ] && mv "$cfg" "$out/config"
 		printf '%s\n' "$rel" >"$out/kernelrelease"
 		rm -rf "$out/x"
@@ -160,13 +190,53 @@ if [ "$MODE" = debian-image ]; then
 	exit 0
 fi
 
+# ------------------------------------------------------------- progress
+# show_progress PID LOG: while PID runs, how far the compile is: the steps
+# kbuild has logged (CC, LD, ...) against the count of the last build here
+# (or, on a first build, of the build this script was measured on),
+# elapsed and estimated time left.  On a terminal, one line redrawn in
+# place; otherwise a plain line per 10%, so a CI log stays short.
+UNITS_MEASURED=1529   # steps of the guest config's build, kernel 7.3.4
+show_progress() {
+	local pid=$1 logf=$2 total n pct last=-1 t0 el left tty=0
+	total=$(cat "$CACHE/kernel/.last-units" 2>/dev/null || true)
+	case "$total" in '' | *[!0-9]* | 0) total=$UNITS_MEASURED ;; esac
+	[ -t 2 ] && tty=1
+	t0=$(date +%s)
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		n=$(grep -c -E '^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) ' "$logf" 2>/dev/null || true)
+		n=${n:-0}
+		pct=$((n * 100 / total))
+		[ "$pct" -le 99 ] || pct=99
+		el=$(($(date +%s) - t0))
+		left="?"
+		[ "$n" -gt 50 ] && left="$((el * (total - n) / n / 60 + 1)) min"
+		[ "$n" -lt "$total" ] || left="<1 min"
+		if [ "$tty" = 1 ]; then
+			printf '\rbuild.sh: compiling: %d of ~%d steps (%d%%), %dm%02ds, about %s left ' \
+				"$n" "$total" "$pct" $((el / 60)) $((el % 60)) "$left" >&2
+		elif [ $((pct / 10)) -gt "$last" ]; then
+			last=$((pct / 10))
+			log "compiling: $n of ~$total steps ($pct%), ${el}s, about $left left"
+		fi
+	done
+	[ "$tty" = 0 ] || printf '\n' >&2
+}
+
 # ------------------------------------------------------------- source + key
+# The recipe: bump it when a change to this script changes what it builds
+# (the config step, the make targets, the selftest build).  Changes that do
+# not (messages, progress, option parsing) keep the cache valid.
+RECIPE=2
+
 inputs_hash() {
 	# every kernel/ build input; order fixed by sort
 	(
 		cd "$KDIR"
-		find build.sh configs patches -type f \( -name '*.patch' -o -name '*.config' -o -name build.sh \) |
-			LC_ALL=C sort | xargs sha256sum
+		printf 'recipe %s\n' "$RECIPE"
+		find configs patches -type f \( -name '*.patch' -o -name '*.config' \) -print0 |
+			LC_ALL=C sort -z | xargs -0 sha256sum
 	) | sha256sum | cut -c1-16
 }
 
@@ -180,7 +250,7 @@ if [ -n "$KSRC" ]; then
 	srcid="ksrc:$KSRC:$srcver:$(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
 	keyname="ksrc-$srcver"
 else
-	if [ "$MODE" = build ]; then
+	if [ "$MODE" = build ] || [ "$MODE" = prepare ]; then
 		deb=$(fetch_deb "linux-source-$KVER")
 	else
 		deb=$(cached_deb "linux-source-${KVER}_*.deb")
@@ -193,34 +263,24 @@ fi
 key="$(printf '%s' "$keyname" | tr -c 'A-Za-z0-9.\n-' '_')-$(printf '%s\n%s\n' "$srcid" "$(inputs_hash)" | sha256sum | cut -c1-12)"
 OUT="$CACHE/kernel/$key"
 
-if [ -f "$OUT/.done" ] && [ -f "$OUT/bzImage" ]; then
+# --prepare works beside the build, never in it: it must not start a built
+# kernel over.
+[ "$MODE" = prepare ] && OUT="$OUT.prepare"
+if [ "$MODE" != prepare ] && [ -f "$OUT/.done" ] && [ -f "$OUT/bzImage" ]; then
 	case "$MODE" in
 	print-dir) printf '%s\n' "$OUT" ;;
 	*) log "cached: $OUT"; printf '%s\n' "$OUT/bzImage" ;;
 	esac
 	exit 0
 fi
-if [ "$MODE" != build ]; then
+if [ "$MODE" != build ] && [ "$MODE" != prepare ]; then
 	die "kernel not built yet ($OUT); run kernel/build.sh"
 fi
 
 # ------------------------------------------------------------- build deps
-need=()
-for p in gcc make flex bison libelf-dev libssl-dev bc rsync cpio xz-utils libc6-dev; do
-	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
-done
-if [ "${#need[@]}" -gt 0 ]; then
-	if [ "$(id -u)" = 0 ]; then
-		log "installing build dependencies: ${need[*]}"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2 ||
-			{ apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2; } ||
-			die "apt-get install ${need[*]} failed"
-	else
-		log "missing build dependencies; run as root:"
-		printf 'apt-get install -y %s\n' "${need[*]}" >&2
-		exit 2
-	fi
-fi
+# scripts/install-deps.sh holds the one list of packages: it installs them
+# as root, else prints the apt-get line and exits 2.
+"$KDIR/../scripts/install-deps.sh" vm || exit 2
 
 # ------------------------------------------------------------- unpack
 start=$(date +%s)
@@ -236,11 +296,11 @@ if [ -z "$KSRC" ]; then
 		rm -rf "$PRISTINE" "$PRISTINE.tmp"
 		mkdir -p "$PRISTINE.tmp/deb"
 		dpkg-deb -x "$deb" "$PRISTINE.tmp/deb"
-		tarball=$(find "$PRISTINE.tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' | head -n 1)
+		tarball=$(find "$PRISTINE.tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' -print -quit)
 		[ -n "$tarball" ] || die "no linux-source tarball in $deb"
 		tar -C "$PRISTINE.tmp" -xf "$tarball"
 		rm -rf "$PRISTINE.tmp/deb"
-		top=$(find "$PRISTINE.tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		top=$(find "$PRISTINE.tmp" -mindepth 1 -maxdepth 1 -type d -print -quit)
 		mv "$top" "$PRISTINE"
 		rmdir "$PRISTINE.tmp"
 		touch "$PRISTINE/.done"
@@ -299,12 +359,29 @@ while IFS= read -r line; do
 	fi
 done <"$FRAG"
 [ "$missing" = 0 ] || die "config fragment not satisfied; add the missing dependencies to $FRAG"
+if [ "$MODE" = prepare ]; then
+	# no .done: a later build starts this directory over
+	log "prepared in $(($(date +%s) - start)) s: $BLD"
+	printf '%s\n' "$BLD"
+	exit 0
+fi
 
 # ------------------------------------------------------------- build
-log "building bzImage with $JOBS jobs (log: $OUT/build.log)"
-if ! make -C "$SRC" O="$BLD" -j"$JOBS" bzImage 2>&1 | tee "$OUT/build.log" >&2; then
-	die "kernel build failed, see $OUT/build.log"
+log "building bzImage with $JOBS jobs (full output: $OUT/build.log)"
+make -C "$SRC" O="$BLD" -j"$JOBS" bzImage >"$OUT/build.log" 2>&1 &
+mpid=$!
+# Ctrl-C or a kill of this script takes the compile with it
+trap 'kill "$mpid" 2>/dev/null' EXIT
+show_progress "$mpid" "$OUT/build.log"
+rc=0
+wait "$mpid" || rc=$?
+trap - EXIT
+if [ "$rc" != 0 ]; then
+	grep -E -B2 -A8 'error:|Error [0-9]' "$OUT/build.log" | tail -n 40 >&2 || tail -n 40 "$OUT/build.log" >&2
+	die "kernel build failed (make exit $rc), see $OUT/build.log"
 fi
+grep -c -E '^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) ' "$OUT/build.log" \
+	>"$CACHE/kernel/.last-units" || true
 cp "$BLD/arch/x86/boot/bzImage" "$OUT/bzImage"
 cp "$BLD/.config" "$OUT/config"
 make -s -C "$SRC" O="$BLD" kernelrelease >"$OUT/kernelrelease"

@@ -47,10 +47,10 @@ done
 
 if [ -z "$BUSYBOX" ]; then
 	for b in /bin/busybox /usr/bin/busybox; do
-		if [ -x "$b" ] && file -L "$b" | grep -q 'statically linked'; then
-			BUSYBOX=$b
-			break
-		fi
+		[ -x "$b" ] || continue
+		# no `file | grep -q` under pipefail: grep quitting early would
+		# fail the pipeline with SIGPIPE and skip a good busybox
+		case "$(file -L "$b")" in *'statically linked'*) BUSYBOX=$b; break ;; esac
 	done
 fi
 if [ -z "$BUSYBOX" ]; then

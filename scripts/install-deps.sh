@@ -7,7 +7,8 @@ set -euo pipefail
 build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev)
 run=(gnuplot-nox)
 check=(jq rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium)
-vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync)
+vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file
+	gcc make libc6-dev)
 
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
@@ -20,7 +21,7 @@ esac
 
 missing=()
 for p in "${want[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+	if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
 		missing+=("$p")
 	fi
 done

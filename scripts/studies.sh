@@ -44,6 +44,41 @@ done
 make -C "$REPO" -s
 mkdir -p "$OUT"
 
+# Where the rerun is: a line per step (study i of N, guest or host, elapsed,
+# time left).  The estimate is the configs' planned windows (run --dry-run)
+# scaled, once a step has finished, by how long the finished steps took
+# against their plan; the guest adds a boot and the kernel's selftest.
+VM_OVERHEAD_S=40
+planned() { # planned seconds of configs/$1.json in place $2
+	local p
+	p=$("$SB" run --config "$REPO/configs/$1.json" --dry-run 2>&1 >/dev/null |
+		sed -n 's/.* runs, \([0-9]*\) s planned$/\1/p')
+	[ "$2" = vm ] && p=$((${p:-0} + VM_OVERHEAD_S))
+	echo "${p:-0}"
+}
+steps=() plan=()
+for s in "${STUDIES[@]}"; do
+	for w in "${WHERE[@]+"${WHERE[@]}"}"; do
+		steps+=("$s:$w")
+		plan+=("$(planned "$s" "$w")")
+	done
+done
+nsteps=${#steps[@]} step=0 done_plan=0 done_real=0 t_start=$(date +%s)
+eta() { # seconds left before step $1 (0-based) starts
+	local i left=0
+	for ((i = $1; i < nsteps; i++)); do left=$((left + plan[i])); done
+	[ "$done_plan" -gt 0 ] && left=$((left * done_real / done_plan))
+	echo "$left"
+}
+fmt_s() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+on_exit() {
+	local rc=$?
+	[ "$rc" = 0 ] || [ "$nsteps" = 0 ] ||
+		echo "studies.sh: stopped (exit $rc) in step $step of $nsteps after $(fmt_s $(($(date +%s) - t_start))); results so far in $OUT" >&2
+}
+trap on_exit EXIT
+[ "$nsteps" = 0 ] || echo "studies.sh: $nsteps steps, about $(fmt_s "$(eta 0)") planned" >&2
+
 # The workloads each study's --within comparisons are relative to.
 baselines() {
 	case $1 in
@@ -57,7 +92,8 @@ baselines() {
 for s in "${STUDIES[@]}"; do
 	for w in "${WHERE[@]+"${WHERE[@]}"}"; do
 		f=$OUT/$s-$w.json
-		echo "studies.sh: $s ($w)" >&2
+		where=$([ "$w" = vm ] && echo "guest, patched kernel" || echo host)
+		echo "studies.sh: [$((step + 1))/$nsteps] $s ($where): elapsed $(fmt_s $(($(date +%s) - t_start))), about $(fmt_s "$(eta "$step")") left" >&2
 		t0=$(date +%s)
 		if [ "$w" = vm ]; then
 			"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
@@ -69,7 +105,10 @@ for s in "${STUDIES[@]}"; do
 			# config, not its boot command line (site-specific).
 			jq '.meta.cmdline = "(omitted in published results)"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
 		fi
-		echo "studies.sh: $s ($w) took $(($(date +%s) - t0)) s" >&2
+		took=$(($(date +%s) - t0))
+		echo "studies.sh: [$((step + 1))/$nsteps] $s ($where) took $(fmt_s "$took") (planned $(fmt_s "${plan[step]}"))" >&2
+		done_plan=$((done_plan + plan[step])) done_real=$((done_real + took))
+		step=$((step + 1))
 	done
 	# From inside DIR, with bare file names: the reports name the files,
 	# never the directory they were made in.

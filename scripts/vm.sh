@@ -17,6 +17,9 @@ TRACE=0
 KEEP=""
 EXTRA_META=()
 HARNESS_ARGS=""
+QUIET=0
+HOST_RT=auto
+PIN_VCPUS=0
 
 usage() {
 	cat <<EOF
@@ -46,9 +49,24 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --meta KEY=VALUE      extra --meta for the harness (no spaces)
   --harness-args A,B    extra harness arguments, comma separated
   --keep DIR            keep the console log and raw channel in DIR
+  --quiet               do not show the guest's progress lines
+  --no-host-rt          leave QEMU's main loop at its normal priority (by
+                        default, as root, it runs SCHED_FIFO 10 once the vCPU
+                        threads exist: timers and interrupts reach the guest
+                        on time; the vCPUs stay SCHED_OTHER)
+  --pin-vcpus           pin vCPU thread i to host CPU i (default: the host
+                        scheduler places them); meta.vm.host_sched says which
   -h, --help            this text
 
-Exit: 0 ok, 1 guest failure (boot, timeout, harness, transfer), 2 usage.
+The guest's progress (each run's "[i/N] ... (ETA)" line, a failed run's
+reason, the init's steps) is shown on stderr as "guest: ..." while it runs.
+Ctrl-C (or SIGTERM) asks the guest to stop: the harness ends the run in
+flight, the results so far come back and are written to --out (status
+"interrupted" for what did not finish), QEMU is gone; a second Ctrl-C
+stops at once and keeps nothing.
+
+Exit: 0 ok, 1 guest failure (boot, timeout, harness, transfer), 2 usage,
+130/143 interrupted by SIGINT/SIGTERM.
 EOF
 }
 
@@ -71,6 +89,9 @@ while [ $# -gt 0 ]; do
 	--meta) EXTRA_META+=("${2:-}"); shift 2 || usage_err "--meta needs a value" ;;
 	--harness-args) HARNESS_ARGS=${2:-}; shift 2 || usage_err "--harness-args needs a value" ;;
 	--keep) KEEP=${2:-}; shift 2 || usage_err "--keep needs a value" ;;
+	--quiet) QUIET=1; shift ;;
+	--no-host-rt) HOST_RT=off; shift ;;
+	--pin-vcpus) PIN_VCPUS=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_err "unknown option: $1" ;;
 	esac
@@ -90,7 +111,7 @@ for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
 done
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
-command -v python3 >/dev/null || { log "python3 missing"; exit 2; }
+command -v python3 >/dev/null || { log "python3 missing: apt-get install -y python3"; exit 2; }
 
 # ------------------------------------------------------------- kernel
 case "$KERNEL" in
@@ -111,8 +132,13 @@ fi
 
 WORK=$(mktemp -d)
 QPID=""
+FPID=""
+STOP_SIG=""
 # shellcheck disable=SC2317  # called from the EXIT trap
 cleanup() {
+	if [ -n "$FPID" ]; then
+		kill "$FPID" 2>/dev/null || true
+	fi
 	if [ -n "$QPID" ] && kill -0 "$QPID" 2>/dev/null; then
 		kill "$QPID" 2>/dev/null || true
 		sleep 1
@@ -126,7 +152,24 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+# The first SIGINT/SIGTERM asks the guest to stop (kernel/init reads
+# "STOP" on its third serial port and interrupts the harness, which
+# writes what completed); the guest then ships its files as usual.
+# A second one, or one before QEMU runs, ends at once.
+# shellcheck disable=SC2317  # called from the traps
+on_signal() {
+	local sig=$1 code=$2
+	if [ -n "$STOP_SIG" ] || [ -z "$QPID" ] || [ ! -p "$WORK/ctl.in" ]; then
+		log "interrupted (SIG$sig): stopping QEMU, nothing kept"
+		exit "$code"
+	fi
+	STOP_SIG=$sig
+	log "interrupted (SIG$sig): asking the guest to stop and send what completed (again to abandon it)"
+	printf 'STOP\n' >"$WORK/ctl.in" || true
+}
+trap 'on_signal INT 130' INT
+trap 'on_signal TERM 143' TERM
+trap 'exit 1' HUP
 
 # ------------------------------------------------------------- initramfs
 CFGNAME=$(basename "$CONFIG" .json)
@@ -153,15 +196,34 @@ run_qemu() {
 	fi
 	: >"$WORK/console.log"
 	: >"$WORK/result.chan"
-	qemu-system-x86_64 "${acc[@]}" -smp "$SMP" -m "$MEM" \
+	rm -f "$WORK/ctl.in" "$WORK/ctl.out"
+	mkfifo "$WORK/ctl.in" "$WORK/ctl.out"
+	# setsid: the terminal's Ctrl-C goes to this script, which asks the
+	# guest to stop, not to QEMU, which would die with the results.
+	# ttyS2 is the stop channel (QEMU opens both FIFOs read-write, so
+	# neither side blocks).
+	# debug-threads: the vCPU threads are named "CPU n/TCG" (or /KVM),
+	# which sched_qemu looks for
+	setsid qemu-system-x86_64 "${acc[@]}" -smp "$SMP" -m "$MEM" -name slicebench,debug-threads=on \
 		-nodefaults -no-user-config -display none -vga none -no-reboot \
 		-kernel "$BZ" -initrd "$WORK/initramfs.gz" -append "$cmdline" \
 		-chardev "file,id=con,path=$WORK/console.log" -serial chardev:con \
 		-chardev "file,id=res,path=$WORK/result.chan" -serial chardev:res \
+		-chardev "pipe,id=ctl,path=$WORK/ctl" -serial chardev:ctl \
 		-monitor none </dev/null >"$WORK/qemu.log" 2>&1 &
 	QPID=$!
-	local t=0
+	follow_console
+	local t=0 stop_t="" sched_done=0
+	HOST_SCHED="not set: the vCPU threads never appeared"
 	while kill -0 "$QPID" 2>/dev/null; do
+		if [ "$sched_done" = 0 ] && { sched_qemu || [ "$t" -ge 100 ]; }; then
+			sched_done=1
+		fi
+		# after a stop request the guest has a minute to ship its files
+		if [ -n "$STOP_SIG" ] && [ -z "$stop_t" ]; then
+			stop_t=$t
+			limit=$(((t + 600) / 10))
+		fi
 		if [ "$t" -ge "$((limit * 10))" ]; then
 			kill "$QPID" 2>/dev/null || true
 			sleep 0.5
@@ -183,7 +245,60 @@ run_qemu() {
 	local rc=0
 	wait "$QPID" || rc=$?
 	QPID=""
+	if [ -n "$FPID" ]; then
+		wait "$FPID" 2>/dev/null || true
+		FPID=""
+	fi
 	return "$rc"
+}
+
+# How the host schedules QEMU is part of the instrument: with QEMU's main
+# loop (timers, interrupt delivery) at SCHED_OTHER beside busy vCPU threads,
+# a guest timer can fire milliseconds late and a SCHED_FIFO probe in the
+# guest sees a p99 of ~5 ms; with the main loop alone at SCHED_FIFO it is
+# ~0.2 ms on a 2-CPU TCG host.  The vCPU threads must exist first: created
+# after the change, they would inherit SCHED_FIFO and starve the main loop.
+# Returns 0 once the vCPU threads were found (and the policy applied).
+sched_qemu() {
+	local tid comm vcpus=() i=0 ncpu what
+	for tid in /proc/"$QPID"/task/*; do
+		comm=$(cat "$tid/comm" 2>/dev/null) || continue
+		case "$comm" in "CPU "*) vcpus+=("${tid##*/}") ;; esac
+	done
+	[ "${#vcpus[@]}" -ge "$SMP" ] || return 1
+	what="vCPUs SCHED_OTHER"
+	if [ "$PIN_VCPUS" = 1 ]; then
+		ncpu=$(nproc)
+		for tid in "${vcpus[@]}"; do
+			taskset -p -c "$((i % ncpu))" "$tid" >/dev/null 2>&1 || true
+			i=$((i + 1))
+		done
+		what+=", pinned to host CPUs 0..$((i - 1))"
+	else
+		what+=", placed by the host scheduler"
+	fi
+	if [ "$HOST_RT" = off ]; then
+		HOST_SCHED="main loop SCHED_OTHER (--no-host-rt), $what"
+	elif [ "$(id -u)" != 0 ]; then
+		HOST_SCHED="main loop SCHED_OTHER (not root: cannot raise it), $what"
+	elif chrt -f -p 10 "$QPID" >/dev/null 2>&1; then
+		HOST_SCHED="main loop SCHED_FIFO 10, $what"
+	else
+		HOST_SCHED="main loop SCHED_OTHER (chrt failed), $what"
+	fi
+	return 0
+}
+
+# The guest's progress, live: the harness's "[i/N] ... (ETA ...)" lines,
+# a failed run's reason line, the init's steps.  Kernel messages, the
+# selftest's TAP and the final table stay in the console log.  tail ends
+# by itself once QEMU is gone.
+follow_console() {
+	FPID=""
+	[ "$QUIET" = 1 ] && return 0
+	tail -n +1 -F --pid="$QPID" "$WORK/console.log" 2>/dev/null |
+		sed -u -n -E 's/\r$//; /^(\[[0-9]+\/[0-9]+\] |        [a-z]+: |slicebench-init: |slicebench: )/s/^/guest: /p' >&2 &
+	FPID=$!
 }
 
 BASE_CMDLINE="console=ttyS0,115200 panic=-1 oops=panic loglevel=6"
@@ -195,7 +310,7 @@ kvm_works() {
 	if [ "$rc" = 0 ] && grep -q SLICEBENCH-USERSPACE "$WORK/console.log"; then
 		return 0
 	fi
-	log "KVM probe failed (status $rc): $(grep -m1 -i -E 'error|fail' "$WORK/qemu.log" || tail -n 1 "$WORK/qemu.log")"
+	log "KVM probe failed (status $rc): $(grep -m1 -i -E 'error|fail' "$WORK/qemu.log" || tail -n 1 "$WORK/qemu.log" || true)"
 	return 1
 }
 
@@ -234,13 +349,17 @@ boot_once() {
 	run_qemu "$ACCEL" "$TIMEOUT" "$CMDLINE" || rc=$?
 	t1=$(date +%s.%N)
 	elapsed=$(python3 -c "print(f'{$t1 - $t0:.1f}')")
+	if [ "$rc" = 124 ] && [ -n "$STOP_SIG" ]; then
+		log "the guest did not stop within 60 s of the request: killed, nothing kept"
+		exit "$(stop_code)"
+	fi
 	if [ "$rc" = 124 ]; then
 		log "guest did not finish within ${TIMEOUT}s: killed (console tail below)"
 		tail -n 20 "$WORK/console.log" >&2
 		exit 1
 	fi
 	[ "$rc" = 0 ] || log "qemu exited with status $rc"
-	userspace=$(sed -n 's/.*SLICEBENCH-USERSPACE \([0-9.]*\).*/\1/p' "$WORK/console.log" | head -n 1)
+	userspace=$(sed -n 's/.*SLICEBENCH-USERSPACE \([0-9.]*\).*/\1/p;T;q' "$WORK/console.log")
 	log "guest finished in ${elapsed}s (userspace at ${userspace:-never} s guest uptime)"
 	decode
 }
@@ -282,17 +401,23 @@ EOF
 )
 }
 
+stop_code() {
+	case "$STOP_SIG" in INT) echo 130 ;; TERM) echo 143 ;; *) echo 1 ;; esac
+}
+
 # A guest kernel that panics (seen once in many runs: Debian's cloud kernel
 # under TCG, an invalid opcode in __schedule while the harness enabled its
 # tracepoint) is booted once more; the result records that and why.
 RETRIED=""
 boot_once
-if [ "$gstatus" = incomplete ] && grep -q "Kernel panic" "$WORK/console.log"; then
-	RETRIED="guest kernel panic on the first boot: $(grep -m1 -E 'RIP:|Kernel panic' "$WORK/console.log" | sed 's/^\[[ 0-9.]*\] //')"
+if [ -z "$STOP_SIG" ] && [ "$gstatus" = incomplete ] && grep -q "Kernel panic" "$WORK/console.log"; then
+	RETRIED="guest kernel panic on the first boot: $(sed -n -E '/RIP:|Kernel panic/{s/^\[[ 0-9.]*\] //;p;q}' "$WORK/console.log")"
 	log "warning: $RETRIED; booting once more"
 	boot_once
 fi
-[ -f "$WORK/files/slice_test.tap" ] && log "slice_test: $(grep -E '^# (PASSED|FAILED|Totals)|^(not )?ok ' "$WORK/files/slice_test.tap" | tr '\n' ';')"
+if [ -f "$WORK/files/slice_test.tap" ]; then
+	log "slice_test: $(sed -n -E '/^# (PASSED|FAILED|Totals)|^(not )?ok /p' "$WORK/files/slice_test.tap" | tr '\n' ';')"
+fi
 if [ "$gstatus" = incomplete ]; then
 	log "guest output was incomplete; console tail:"
 	tail -n 30 "$WORK/console.log" >&2
@@ -301,6 +426,7 @@ fi
 if [ ! -f "$WORK/files/result.json" ]; then
 	log "guest sent no result.json (guest status $gstatus); console tail:"
 	tail -n 30 "$WORK/console.log" >&2
+	[ -z "$STOP_SIG" ] || exit "$(stop_code)"
 	exit 1
 fi
 if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/files/result.json" 2>/dev/null; then
@@ -311,9 +437,9 @@ fi
 # counters (before and after the harness, and their difference).
 mkdir -p "$(dirname "$OUT")"
 tmp="$OUT.tmp.$$"
-python3 - "$WORK/files" "$tmp" "$elapsed" "${userspace:-}" "$RETRIED" <<'EOF' || { rm -f "$tmp"; log "cannot merge VM meta"; exit 1; }
+python3 - "$WORK/files" "$tmp" "$elapsed" "${userspace:-}" "$RETRIED" "$STOP_SIG" "$HOST_SCHED" <<'EOF' || { rm -f "$tmp"; log "cannot merge VM meta"; exit 1; }
 import json, os, sys
-files, out, wall, userspace, retried = sys.argv[1:6]
+files, out, wall, userspace, retried, stopped, host_sched = sys.argv[1:8]
 d = json.load(open(os.path.join(files, "result.json")))
 meta = d.setdefault("meta", {})
 vm = meta.setdefault("vm", {})
@@ -322,6 +448,9 @@ if not isinstance(vm, dict):
 vm["wall_s"] = float(wall)
 if retried:
     vm["retried"] = retried
+if stopped:
+    vm["interrupted"] = "SIG" + stopped
+vm["host_sched"] = host_sched
 if userspace:
     vm["userspace_s"] = float(userspace)
 def stats(name):
@@ -347,6 +476,10 @@ with open(out, "w") as f:
 EOF
 mv -f "$tmp" "$OUT"
 log "wrote $OUT"
+if [ -n "$STOP_SIG" ]; then
+	log "interrupted: $OUT holds what completed"
+	exit "$(stop_code)"
+fi
 if [ "$gstatus" != 0 ]; then
 	log "guest reported status $gstatus; console tail:"
 	tail -n 20 "$WORK/console.log" >&2

@@ -46,7 +46,7 @@ if command -v perf >/dev/null; then
 		       (.ops_per_sec.perf | all(. > 0)) and (.ops_per_sec.slicebench | all(. > 0))
 		       and .usleep1.mean_ns > 0)' "$f"
 else
-	ok "bench: parity with perf # SKIP perf not installed"
+	notok "bench: parity with perf: perf is not installed (scripts/install-deps.sh check installs linux-perf)"
 fi
 check "bench: scale wall, RSS, JSON size and write time positive" \
 	jq -e '[.results[] | select(.section == "scale")] | length >= 3 and

@@ -3,7 +3,7 @@
 # from their seed corpora (tests/fuzz/<name>/): no crash, leak or UB.
 # `make fuzz FUZZ_SECONDS=N` is the long version.
 if ! command -v clang >/dev/null; then
-	echo "ok fuzz # SKIP clang not installed"
+	echo "not ok fuzz: clang is not installed (from scripts/install-deps.sh check)"
 	exit 0
 fi
 make -s --no-print-directory fuzz-smoke

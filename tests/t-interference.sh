@@ -18,7 +18,7 @@ cat >"$TMP/probe.json" <<'JSON'
            "duration_s": 4, "warmup_s": 0.2, "events": [], "victim": {"interval_us": 1000}}]}
 JSON
 if ! command -v cyclictest >/dev/null; then
-	ok "interference: cyclictest agreement # SKIP cyclictest (rt-tests) not installed"
+	notok "interference: cyclictest agreement: cyclictest is not installed (rt-tests, from scripts/install-deps.sh check)"
 else
 	# The two tools run one after the other, so foreign load on this shared
 	# machine can hit one and not the other: a pair that disagrees is

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v gnuplot >/dev/null; then
-	ok "plot: all # SKIP gnuplot is not installed"
+	notok "plot: all: gnuplot is not installed (gnuplot-nox, from scripts/install-deps.sh check)"
 	exit 0
 fi
 res="$TMP/ci.json"

@@ -1,10 +1,13 @@
 #!/bin/bash
 # t-vm.sh - boots the patched guest kernel (built or reused from the cache)
 # with configs/ci.json and checks the result; then the same on Debian's own
-# kernel, where the slice workloads must be unsupported.
-#   SLICEBENCH_VM_TESTS=0      skip everything
+# kernel, where the slice workloads must be unsupported.  The Debian half
+# always starts from an empty kernel cache, so the download path a new
+# machine takes runs on every `make check`.
+#   SLICEBENCH_VM_TESTS=0      leave the guest out (`make check-quick`)
 #   SLICEBENCH_VM_ACCEL=auto   accelerator (default tcg, which works everywhere)
-#   SLICEBENCH_VM_DEBIAN=0     skip the Debian-kernel half
+#   SLICEBENCH_VM_DEBIAN=0     leave the Debian-kernel half out
+# Anything else that stops a guest check is a "not ok" with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SB=${SB:-build/slicebench}
@@ -19,12 +22,16 @@ skip_all() {
 	echo "ok vm: debian kernel run # SKIP $1"
 	exit 0
 }
+cannot() {
+	notok "vm: patched kernel run: $1"
+	notok "vm: debian kernel run: $1"
+	exit 0
+}
 
-[ "${SLICEBENCH_VM_TESTS:-1}" = 0 ] && skip_all "SLICEBENCH_VM_TESTS=0"
-command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86_64 not installed"
-command -v python3 >/dev/null || skip_all "python3 not installed"
-[ -x "$SB" ] || skip_all "harness lacks $SB (run make)"
-"$SB" run --help 2>&1 | grep -q -- '--meta' || skip_all "harness lacks run --meta"
+[ "${SLICEBENCH_VM_TESTS:-1}" = 0 ] && skip_all "left out by SLICEBENCH_VM_TESTS=0"
+command -v qemu-system-x86_64 >/dev/null || cannot "qemu-system-x86_64 is not installed (scripts/install-deps.sh vm)"
+command -v python3 >/dev/null || cannot "python3 is not installed (scripts/install-deps.sh vm)"
+[ -x "$SB" ] || cannot "no harness at $SB (run make)"
 
 # check FILE DESCRIPTION PYTHON-EXPRESSION: d is the result, r(name) the
 # results of one workload
@@ -63,13 +70,65 @@ else
 	notok "vm: build.sh --print-path names the cached bzImage"
 fi
 
+# stamp: each line of stdin with the time it arrived
+stamp() { while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done; }
+
 P="$TMP/patched.json"
+nruns=$("$SB" run --config configs/ci.json --dry-run 2>/dev/null | wc -l)
 if scripts/vm.sh --config configs/ci.json --out "$P" --accel "$ACCEL" --preempt lazy \
-	--keep "$TMP/patched" >"$TMP/vm.out" 2>"$TMP/vm.err"; then
+	--keep "$TMP/patched" 2> >(stamp >"$TMP/vm.err") >"$TMP/vm.out"; then
 	ok "vm: patched kernel run of ci.json"
 else
 	cat "$TMP/vm.err"
 	notok "vm: patched kernel run of ci.json"
+fi
+sleep 0.5 # the stamping reader drains
+n=$(grep -c ' guest: \[[0-9]*/[0-9]*\] ' "$TMP/vm.err")
+check_n() { if [ "$2" = "$3" ]; then ok "$1 ($2)"; else notok "$1 ($2, want $3)"; fi; }
+check_n "vm: every run's progress line reached the host" "$n" "$nruns"
+first=$(sed -n -E 's/^([0-9.]+) guest: \[1\/.*/\1/p' "$TMP/vm.err")
+last=$(tail -n 1 "$TMP/vm.err" | cut -d' ' -f1)
+if [ -n "$first" ] && awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a > 5) }'; then
+	ok "vm: progress arrives live (the first run's line $(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.0f", b - a }') s before the end)"
+else
+	notok "vm: progress arrives live (first run's line at ${first:-never}, end at $last)"
+fi
+
+# Ctrl-C on a guest run: the guest stops at once, what completed comes
+# back, no QEMU is left.  Job control, so that the background vm.sh gets
+# SIGINT as a terminal would deliver it (a non-interactive shell starts
+# background commands with SIGINT ignored).
+set -m
+I="$TMP/int.json"
+scripts/vm.sh --config configs/ci.json --out "$I" --accel "$ACCEL" --no-selftest \
+	2> >(stamp >"$TMP/int.err") >/dev/null &
+vpid=$!
+set +m
+qpids=""
+for _ in $(seq 1 3000); do
+	kill -0 "$vpid" 2>/dev/null || break
+	[ -n "$qpids" ] || qpids=$(pgrep -P "$vpid" -f qemu-system-x86_64 || true)
+	grep -q ' guest: \[3/' "$TMP/int.err" 2>/dev/null && break
+	sleep 0.1
+done
+t0=$(date +%s%N)
+kill -INT "$vpid" 2>/dev/null
+rc=0
+wait "$vpid" || rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check_n "vm: Ctrl-C on a guest run exits 130" "$rc" 130
+if [ -f "$I" ] && jq -e '([.results[] | select(.status == "ok")] | length) >= 2 and
+	(.results | last | .status) == "interrupted" and .meta.vm.interrupted == "SIGINT"' "$I" >/dev/null; then
+	ok "vm: ... keeps the completed runs and marks the one in flight ($(jq '.results | length' "$I") results, ${ms} ms after the signal)"
+else
+	notok "vm: ... keeps the completed runs: $(jq -c '[.results[].status]' "$I" 2>&1 | head -c 300)"
+fi
+alive=""
+for q in $qpids; do kill -0 "$q" 2>/dev/null && alive+=" $q"; done
+if [ -n "$qpids" ] && [ -z "$alive" ]; then
+	ok "vm: ... and leaves no QEMU process (was $qpids)"
+else
+	notok "vm: ... and leaves no QEMU process (started: ${qpids:-none seen}, alive:${alive:- none})"
 fi
 if [ -f "$P" ]; then
 	check "$P" "vm: meta.vm.accel recorded" "get(d, 'meta.vm.accel') in ('tcg', 'kvm')"
@@ -91,17 +150,20 @@ fi
 
 # --- Debian's kernel: the unpatched baseline
 if [ "${SLICEBENCH_VM_DEBIAN:-1}" = 0 ]; then
-	echo "ok vm: debian kernel run # SKIP SLICEBENCH_VM_DEBIAN=0"
+	echo "ok vm: debian kernel run # SKIP left out by SLICEBENCH_VM_DEBIAN=0"
 	exit 0
 fi
 D="$TMP/debian.json"
-if scripts/vm.sh --config configs/ci.json --out "$D" --kernel debian --accel "$ACCEL" --no-selftest \
+mkdir -p "$TMP/cold-cache"
+if SLICEBENCH_CACHE="$TMP/cold-cache" scripts/vm.sh --config configs/ci.json --out "$D" --kernel debian \
+	--accel "$ACCEL" --no-selftest --quiet \
 	>"$TMP/vmd.out" 2>"$TMP/vmd.err"; then
 	ok "vm: debian kernel run of ci.json"
 else
 	cat "$TMP/vmd.err"
 	notok "vm: debian kernel run of ci.json"
 fi
+if grep -q '^guest: ' "$TMP/vmd.err"; then notok "vm: --quiet shows no guest line"; else ok "vm: --quiet shows no guest line"; fi
 if [ -f "$D" ]; then
 	check "$D" "vm: debian guest kernel is Debian's" "'deb' in (get(d, 'meta.kernel.release') or '')"
 	for w in slice-spin slice-adaptive; do

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# t-progress.sh - long work says where it is, and its ETA is honest: a short
+# suite's "[i/N] ... (ETA s)" lines, timed as they arrive, against the time
+# the suite really took from each line to its end.
+#
+# Tolerance: within 40% of the real time left, or 1.5 s (one run's set-up
+# on a loaded 2-CPU machine), whichever is larger.  The first line has no
+# run to learn from and shows the plan alone; it is checked only for being
+# printed.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+set -u
+
+cat >"$TMP/eta.json" <<'JSON'
+{"defaults": {"repetitions": 2, "duration_s": 0.6, "warmup_s": 0.1, "events": [], "threads": "1x"},
+ "runs": [{"workload": ["spin-tas", "futex", "adaptive", "spin-ticket", "pthread"]}]}
+JSON
+"$SB" run -c "$TMP/eta.json" -o "$TMP/eta-out.json" 2>&1 >/dev/null |
+	while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done >"$TMP/lines"
+t_end=$(date +%s.%N)
+n=$(grep -c ' \[[0-9]*/5\] ' "$TMP/lines")
+check "progress: a line per run as it starts ($n of 5)" test "$n" -eq 5
+bad=0
+while read -r t i eta; do
+	real=$(awk -v a="$t" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }')
+	if awk -v e="$eta" -v r="$real" 'BEGIN { d = e - r; if (d < 0) d = -d; tol = 0.4 * r; if (tol < 1.5) tol = 1.5; exit !(d <= tol) }'; then
+		ok "progress: ETA at [$i/5] is ${eta} s, ${real} s really left"
+	else
+		notok "progress: ETA at [$i/5] is ${eta} s but ${real} s were left (tolerance max(40%, 1.5 s))"
+		bad=1
+	fi
+done < <(sed -n -E 's/^([0-9.]+) \[([2-5])\/5\] .*\(ETA ([0-9]+) s\)$/\1 \2 \3/p' "$TMP/lines")
+[ "$bad" = 0 ] || sed 's/^/# /' "$TMP/lines"
+check "progress: the suite's result is complete" jq -e '[.results[].status] | length == 5 and all(. == "ok")' "$TMP/eta-out.json"
