@@ -77,5 +77,6 @@ esac
 
 if [ "$plot" = 1 ] && build/slicebench plot --help >/dev/null 2>&1; then
 	name=$(basename "$out" .json)
-	build/slicebench plot "$out" --out "plots/$name/" && echo "plots: plots/$name/index.html" >&2
+	build/slicebench plot "$out" --baseline spin-tas --out "plots/$name/" &&
+		echo "plots: plots/$name/index.html" >&2
 fi

@@ -1,12 +1,23 @@
 # ext_tradeoff.gp - the slice-extension trade-off: throughput gain over the
-# baseline against the victim's p99.99 wakeup latency, one point per
-# slice_ext_nsec (labelled), one line per workload.
-# Set by slicebench plot: terminal, output, datafile, n, names, ptitle.
-set title ptitle
+# shortest extension against the victim's p99.99 wakeup latency, one point
+# per slice_ext_nsec (labelled), one line per workload joining them from
+# the shortest extension to the longest, small multiples as
+# throughput_threads.gp.  Labels alternate above and below the points so
+# neighbours do not print over each other.
+# Set by slicebench plot: as throughput_threads.gp; column 5 is the label.
+set multiplot layout rows, cols title ptitle font ',12'
 set xlabel 'victim p99.99 wakeup latency (us)'
-set ylabel 'throughput gain over baseline (%)'
-set key outside right top
+set ylabel 'gain over the shortest (%)'
 set grid
-set offsets graph 0.08, graph 0.08, graph 0.08, graph 0.08
-plot for [i=1:n] datafile index (i-1) using 1:2 with linespoints lw 1.5 pt 7 title word(names, i), \
-     for [i=1:n] datafile index (i-1) using 1:2:5 with labels offset 0,1 notitle
+set key below horizontal font ',9' samplen 3
+set offsets graph 0.1, graph 0.1, graph 0.15, graph 0.15
+do for [p=1:npan] {
+	set title PT[p] font ',10'
+	plot for [i=PB0[p]:PB1[p]] datafile index (i-1) using 1:2 with linespoints \
+		lc rgb BC[i] pt BPT[i] dt BDT[i] lw 1.5 title BT[i], \
+	     for [i=PB0[p]:PB1[p]] datafile index (i-1) using 1:(int($0) % 2 ? NaN : $2):5 \
+		with labels offset 0, 1 font ',8' tc rgb BC[i] notitle, \
+	     for [i=PB0[p]:PB1[p]] datafile index (i-1) using 1:(int($0) % 2 ? $2 : NaN):5 \
+		with labels offset 0, -1 font ',8' tc rgb BC[i] notitle
+}
+unset multiplot

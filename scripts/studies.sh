@@ -130,6 +130,8 @@ for s in "${STUDIES[@]}"; do
 		fi
 		ins=()
 		for w in vm host; do [ -f "$s-$w.json" ] && ins+=("$s-$w.json"); done
-		"$SB" plot "${ins[@]}" --out "plots/$s"
+		bl=()
+		for b in $(baselines "$s"); do bl+=(--baseline "$b"); done
+		"$SB" plot "${ins[@]}" "${bl[@]+"${bl[@]}"}" --out "plots/$s"
 	)
 done

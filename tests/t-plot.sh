@@ -20,13 +20,67 @@ printf '%s' '{"defaults": {"duration_s": 0.05, "warmup_s": 0.01, "repetitions": 
 "$SB" run --config "$TMP/cs.json" --out "$TMP/cs-res.json" --quiet 2>/dev/null
 
 out="$TMP/report"
-"$SB" plot "$res" --out "$out" 2>"$TMP/err"
+"$SB" plot "$res" --baseline spin-tas --out "$out" 2>"$TMP/err"
 rc=$?
 check "plot: one ci.json result exits 0 (rc=$rc)" test "$rc" -eq 0
-for p in throughput_threads hold_ns acquire_ns victim_ccdf counters; do
+for p in answer-spin-tas throughput_threads hold_ns acquire_ns victim_ccdf counters; do
 	check "plot: $p.png and .svg rendered from ci.json" test -s "$out/$p.png" -a -s "$out/$p.svg" -a -s "$out/$p.dat"
-	check "plot: index.html shows $p.png and links $p.svg" grep -q "src=\"$p.png\".*$p.svg" "$out/index.html"
+	check "plot: index.html shows $p.png" grep -q "src=\"$p.png\"" "$out/index.html"
+	check "plot: index.html links $p.svg" grep -q "href=\"$p.svg\"" "$out/index.html"
 done
+
+# Small multiples: blocks are "# PANEL | SERIES"; no panel has more than
+# six series, though ci.json runs nine workloads at one thread per PU.
+most=$(grep -h '^# .* | ' "$out/throughput_threads.dat" "$out/hold_ns.dat" |
+	awk -F' [|] ' '{n[$1]++} END {m = 0; for (p in n) if (n[p] > m) m = n[p]; print m}')
+check "plot: at most 6 series in any panel (most: $most)" test "$most" -ge 1 -a "$most" -le 6
+check "plot: the nine 1x workloads are split into spinning and sleeping panels" \
+	grep -q '^# .*sleeping locks | futex$' "$out/throughput_threads.dat"
+# Panel titles name only what varies: ci.json varies cs_ns and victim,
+# holds think_ns fixed, and its pin follows from threads.
+hdr=$(grep -h '^# .* | ' "$out/throughput_threads.dat" "$out/hold_ns.dat")
+check "plot: panels are named by cs_ns, which varies" grep -q 'cs_ns=100' <<<"$hdr"
+check "plot: no panel names think_ns, which does not vary" test -z "$(grep 'think_ns=' <<<"$hdr")"
+check "plot: no panel names pin, which follows from threads" test -z "$(grep 'pin=' <<<"$hdr")"
+check "plot: throughput_threads panels do not name threads, its x axis" \
+	test -z "$(grep -h '^# .*threads=' "$out/throughput_threads.dat")"
+# The answer figure holds exactly the rows compare --within finds.
+"$SB" compare --within "$res" --baseline spin-tas -f json -o "$TMP/within.json" 2>/dev/null
+want=$(jq '[.rows[] | select(.ratio != null)] | length' "$TMP/within.json")
+got=$(grep -vc '^#\|^$' "$out/answer-spin-tas.dat")
+check "plot: answer figure has one row per compared pair ($got of $want)" test "$got" -eq "$want" -a "$want" -gt 0
+check "plot: index.html has the verdict table of the baseline" \
+	grep -q '<h3>each workload against spin-tas in ci: [0-9]* improved' "$out/index.html"
+check "plot: index.html has the study's description" \
+	grep -q "<p class=\"desc\">$(jq -r .config.description "$res" | cut -c1-40)" "$out/index.html"
+# One colour per lock everywhere: futex draws in #009E73 both in the
+# answer figure and in the throughput panels, spin-tas in #0072B2.
+for p in answer-spin-tas throughput_threads; do
+	check "plot: $p.svg draws futex in its colour" grep -q "rgb(  0, 158, 115)" "$out/$p.svg"
+done
+check "plot: throughput_threads.svg draws tas in its colour" \
+	grep -q "rgb(  0, 114, 178)" "$out/throughput_threads.svg"
+"$SB" plot "$res" --baseline no-such-workload --out "$TMP/report-nb" 2>"$TMP/err-nb"
+check "plot: an absent baseline skips the answer with the reason" \
+	grep -q 'answer-no-such-workload skipped: no comparison against no-such-workload: ci: no results of baseline workload "no-such-workload"' "$TMP/err-nb"
+
+# The style table: params "lock"/"policy" decide the colour when a result
+# has them; an unknown name without them gets a fallback that is neither
+# of the known locks'.
+jq '.results |= map(select(.workload == "spin-tas") | .workload = "my-lock" |
+	.params.lock = "ticket" | .params.policy = "none")' "$res" >"$TMP/keyed.json"
+jq '.results |= map(select(.workload == "spin-tas") | .workload = "my-lock")' "$res" >"$TMP/unkeyed.json"
+"$SB" plot "$TMP/keyed.json" --out "$TMP/keyed" 2>/dev/null
+"$SB" plot "$TMP/unkeyed.json" --out "$TMP/unkeyed" 2>/dev/null
+check "plot: params.lock=ticket draws in ticket's colour" \
+	grep -q "rgb(213,  94,   0)" "$TMP/keyed/throughput_threads.svg"
+check "plot: params.lock=ticket does not draw in tas's colour" \
+	test -z "$(grep "rgb(  0, 114, 178)" "$TMP/keyed/throughput_threads.svg")"
+check "plot: an unknown workload gets neither lock's colour" \
+	test -z "$(grep -e "rgb(  0, 114, 178)" -e "rgb(213,  94,   0)" "$TMP/unkeyed/throughput_threads.svg")"
+"$SB" plot "$TMP/unkeyed.json" --out "$TMP/unkeyed2" 2>/dev/null
+check "plot: an unknown workload gets the same look every time" \
+	cmp -s "$TMP/unkeyed/throughput_threads.svg" "$TMP/unkeyed2/throughput_threads.svg"
 check "plot: PNG files are PNG" test "$(head -c 8 "$out/throughput_threads.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n'
 for p in throughput_cs ext_tradeoff compare; do
 	if grep -A1 "id=\"$p\"" "$out/index.html" | grep -q 'class="skipped">skipped: .'; then
@@ -70,6 +124,17 @@ check "plot: a result without data exits 0, every plot skipped (rc=$rc)" \
 check "plot: a missing input exits 2 naming it" test $? -eq 2 -a -n "$(grep missing.json "$TMP/err")"
 "$SB" plot "$res" 2>/dev/null
 check "plot: no --out exits 2" test $? -eq 2
+: >"$TMP/afile"
+"$SB" plot "$res" --out "$TMP/afile" 2>"$TMP/err"
+rc=$?
+check "plot: --out FILE exits 2 (rc=$rc)" test "$rc" -eq 2
+check "plot: --out FILE gives one clear line" \
+	test "$(cat "$TMP/err")" = "slicebench plot: --out $TMP/afile: exists and is not a directory"
+check "plot: --out FILE leaves the file alone" test ! -s "$TMP/afile"
+"$SB" plot "$res" --out "$TMP/afile/sub" 2>"$TMP/err"
+rc=$?
+check "plot: --out under a file exits 2 with one line (rc=$rc)" \
+	test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1 -a -n "$(grep 'afile/sub: .*Not a directory' "$TMP/err")"
 mkdir -p "$TMP/tmpl"
 cp plots/*.gp "$TMP/tmpl/"
 echo 'plot no_such_function(x)' >"$TMP/tmpl/counters.gp"
@@ -78,3 +143,18 @@ rc=$?
 check "plot: a failing gnuplot exits 1 and says so (rc=$rc)" \
 	test "$rc" -eq 1 -a -n "$(grep 'counters: gnuplot (png) exited' "$TMP/err")"
 check "plot: the failure is in index.html" grep -q 'class="failed"' "$TMP/report6/index.html"
+
+# The syscall-vs-atomic study's answer: each primitive's cost, and the
+# ratio it asks for in the panel's title.
+ref=results/reference/syscall-vs-atomic-vm.json
+"$SB" plot "$ref" --out "$TMP/prims" 2>/dev/null
+want=$(jq -r '.results[0].summary.primitives | [.gettid, .xadd] | map(.tsc_cycles_per_op.mean) |
+	"\(.[0] / .[1] * 10 | round / 10)"' "$ref")
+nprim=$(jq '[.results[0].summary.primitives[] | objects | select(.tsc_cycles_per_op.mean > 0)] | length' "$ref")
+check "plot: answer-primitives rendered from the syscall-vs-atomic reference" \
+	test -s "$TMP/prims/answer-primitives.png" -a -s "$TMP/prims/answer-primitives.svg"
+check "plot: answer-primitives titles its panel gettid / xadd = $want" \
+	grep -q "^# gettid / xadd = $want | gettid$" "$TMP/prims/answer-primitives.dat"
+got=$(grep -vc '^#\|^$' "$TMP/prims/answer-primitives.dat")
+check "plot: answer-primitives has one dot per primitive ($got of $nprim)" test "$got" -eq "$nprim" -a "$nprim" -ge 5
+check "plot: answer-primitives is not drawn without primitives results" test ! -e "$out/answer-primitives.png"

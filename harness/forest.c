@@ -1,0 +1,335 @@
+/* forest.c - the dot-and-whisker chart of compare's rows (forest.h).
+ *
+ * A row's "point" is "key=value ..." in run-key order.  The keys whose
+ * values differ across rows are the chart's structure: the first one
+ * splits panels (when two or more vary), the rest name the groups down a
+ * panel, and inside a group there is one row per compared workload, in
+ * that workload's colour and point shape (plotstyle.h: a dry control keeps
+ * its hollow point, so significance is marked by the verdict printed beside
+ * the whisker, never by the point).  A key whose value
+ * follows from the panel key (pin from threads) names nothing. */
+#include "forest.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plotpanel.h"
+#include "plotstyle.h"
+#include "resload.h"
+
+#define MAXKEYS 16
+
+struct frow {
+	const json_t *row;
+	const char *tag;
+	char vals[MAXKEYS][48]; /* the point's value per key, "" if absent */
+	char panel[160], group[160], series[96];
+	struct pstyle st;
+	size_t seq; /* the row's place in the reports, which keep run order */
+};
+
+struct fkeys {
+	char name[MAXKEYS][32];
+	size_t n;
+};
+
+/* Splits "k=v k2=v2" into keys (added to ks in order) and values. */
+static void parse_point(const char *pt, struct fkeys *ks, struct frow *fr)
+{
+	char buf[512], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", pt);
+	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		size_t k;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (k = 0; k < ks->n && strcmp(ks->name[k], tok); k++)
+			;
+		if (k == ks->n) {
+			if (ks->n == MAXKEYS)
+				continue;
+			snprintf(ks->name[ks->n++], sizeof(ks->name[0]), "%s", tok);
+		}
+		snprintf(fr->vals[k], sizeof(fr->vals[k]), "%s", eq + 1);
+	}
+}
+
+static int key_varies(const struct frow *r, size_t n, size_t k)
+{
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(r[i].vals[k], r[0].vals[k]))
+			return 1;
+	return 0;
+}
+
+static int key_follows(const struct frow *r, size_t n, size_t k, size_t by)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(r[i].vals[by], r[j].vals[by]) && strcmp(r[i].vals[k], r[j].vals[k]))
+				return 0;
+	return 1;
+}
+
+static int frow_cmp(const void *a, const void *b)
+{
+	const struct frow *x = a, *y = b;
+	int c = x->st.order - y->st.order;
+
+	if (!c)
+		c = strcmp(x->series, y->series);
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Sets each row's panel and group from the keys that vary. */
+static void label_rows(struct frow *r, size_t n, const struct fkeys *ks, int by_tag)
+{
+	size_t vk[MAXKEYS], nv = 0;
+
+	for (size_t k = 0; k < ks->n; k++) {
+		int keep = key_varies(r, n, k);
+
+		for (size_t j = 0; keep && j < nv; j++)
+			if (key_follows(r, n, k, vk[j]))
+				keep = 0;
+		if (keep)
+			vk[nv++] = k;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t first = nv >= 2 ? 1 : 0, pl = 0, gl = 0;
+
+		r[i].panel[0] = r[i].group[0] = '\0';
+		if (by_tag && r[i].tag)
+			pl += (size_t)snprintf(r[i].panel, sizeof(r[i].panel), "%s", r[i].tag);
+		if (first)
+			snprintf(r[i].panel + pl, sizeof(r[i].panel) - pl, "%s%s=%s", pl ? ", " : "",
+				 ks->name[vk[0]], r[i].vals[vk[0]]);
+		for (size_t j = first; j < nv && gl < sizeof(r[i].group); j++)
+			gl += (size_t)snprintf(r[i].group + gl, sizeof(r[i].group) - gl, "%s%s=%s",
+					       gl ? " " : "", ks->name[vk[j]], r[i].vals[vk[j]]);
+		if (!r[i].group[0])
+			snprintf(r[i].group, sizeof(r[i].group), "all");
+	}
+}
+
+static double num_or(const json_t *v, double def)
+{
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
+/* Keeps a whisker on the axis: ratios beyond 10^4 either way are drawn at
+ * the edge (their value is in the .dat file and the verdict table). */
+static double clampr(double x)
+{
+	return fmin(fmax(x, 1e-4), 1e4);
+}
+
+/* 1 for the first row of its series in its panel: the one the key lists. */
+static int first_in_panel(const struct frow *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r[j].panel, r[i].panel) && !strcmp(r[j].series, r[i].series))
+			return 0;
+	return 1;
+}
+
+/* The x range and tics of the ratio axis: readable numbers on a log axis
+ * whether the ratios stay within 10% or span four decades. */
+static void ratio_axis(const struct frow *r, size_t n, double band, struct gpvars *v)
+{
+	static const double fine[] = { 0.1, 0.2, 0.25, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25,
+				       1.5, 2, 4, 5, 10 };
+	static const double coarse[] = { 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1e3, 1e4 };
+	double lo = 1 / (1 + band), hi = 1 + band;
+	const double *cand;
+	size_t nc, nt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const json_t *ci = json_object_get(r[i].row, "ratio_ci95");
+		double x = num_or(json_object_get(r[i].row, "ratio"), NAN);
+
+		if (!(x > 0))
+			continue;
+		lo = fmin(lo, clampr(num_or(json_array_get(ci, 0), x)));
+		hi = fmax(hi, clampr(num_or(json_array_get(ci, 1), x)));
+	}
+	lo /= 1.15;
+	hi *= 1.6; /* room for the verdict printed right of the whisker */
+	cand = hi / lo > 30 ? coarse : fine;
+	nc = hi / lo > 30 ? sizeof(coarse) / sizeof(*coarse) : sizeof(fine) / sizeof(*fine);
+	gpv_add(v, "xlo=%g; xhi=%g; xt='(", lo, hi);
+	for (size_t i = 0; i < nc; i++)
+		if (cand[i] >= lo && cand[i] <= hi)
+			gpv_add(v, "%s\"%g\" %g", nt++ ? ", " : "", cand[i], cand[i]);
+	gpv_add(v, ")'; ");
+}
+
+/* Writes one block per (panel, series) and the gnuplot arrays; returns the
+ * number of blocks. */
+static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, size_t *most)
+{
+	struct gpvars pt = { 0 }, pb0 = { 0 }, pb1 = { 0 }, yt = { 0 }, ymin = { 0 }, bt = { 0 },
+		      bc = { 0 }, bpt = { 0 }, bk = { 0 };
+	char (*panels)[160] = calloc(n + 1, sizeof(*panels));
+	size_t np = 0, nb = 0;
+
+	*most = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t p;
+
+		for (p = 0; p < np && strcmp(panels[p], r[i].panel); p++)
+			;
+		if (p == np)
+			snprintf(panels[np++], sizeof(*panels), "%s", r[i].panel);
+	}
+	for (size_t p = 0; p < np; p++) {
+		/* Groups in first-seen order, top to bottom: y counts down. */
+		char (*groups)[160] = calloc(n + 1, sizeof(*groups));
+		double y = 0;
+		size_t ng = 0, rows = 0;
+
+		gpv_add(&pt, "%s", p ? "," : "");
+		gpv_title(&pt, panels[p], np > 1 ? 40 : 120);
+		gpv_add(&pb0, "%s%zu", p ? "," : "", nb + 1);
+		gpv_add(&yt, "%s'(", p ? "," : "");
+		for (size_t i = 0; i < n; i++) {
+			size_t g;
+
+			if (strcmp(r[i].panel, panels[p]))
+				continue;
+			for (g = 0; g < ng && strcmp(groups[g], r[i].group); g++)
+				;
+			if (g == ng)
+				snprintf(groups[ng++], sizeof(*groups), "%s", r[i].group);
+		}
+		for (size_t g = 0; g < ng; g++) {
+			double top = y;
+
+			for (size_t i = 0; i < n; i++) {
+				const json_t *ci = json_object_get(r[i].row, "ratio_ci95");
+				double ratio = num_or(json_object_get(r[i].row, "ratio"), NAN);
+				const char *verdict = res_str(r[i].row, "verdict", "");
+				int sig = !strcmp(verdict, "improved") || !strcmp(verdict, "regressed");
+
+				if (strcmp(r[i].panel, panels[p]) || strcmp(r[i].group, groups[g]) ||
+				    !isfinite(ratio) || !(ratio > 0))
+					continue;
+				/* Each row its own block: its own colour, shape and title. */
+				fprintf(f, "%s# %s | %s | %s\n", nb ? "\n\n" : "", panels[p], groups[g],
+					r[i].series);
+				fprintf(f, "%.6g %.6g %.6g %.2f %s\n", clampr(ratio),
+					clampr(num_or(json_array_get(ci, 0), ratio)),
+					clampr(num_or(json_array_get(ci, 1), ratio)), y,
+					sig ? verdict : "-");
+				gpv_add(&bt, "%s", nb ? "," : "");
+				gpv_str(&bt, NULL, r[i].series);
+				gpv_add(&bc, "%s'#%06x'", nb ? "," : "", r[i].st.rgb);
+				gpv_add(&bpt, "%s%d", nb ? "," : "", r[i].st.pt);
+				gpv_add(&bk, "%s%d", nb ? "," : "", first_in_panel(r, i));
+				nb++;
+				rows++;
+				y -= 1;
+			}
+			gpv_add(&yt, "%s\"%s\" %.2f", g ? ", " : "", groups[g], (top + y + 1) / 2);
+			y -= 0.8; /* a gap between groups */
+		}
+		gpv_add(&yt, ")'");
+		gpv_add(&pb1, "%s%zu", p ? "," : "", nb);
+		gpv_add(&ymin, "%s%.2f", p ? "," : "", y + 0.8);
+		if (rows > *most)
+			*most = rows;
+		free(groups);
+	}
+	gpv_add(v, "npan=%zu; nb=%zu; cols=%zu; array PT[%zu]=[%s]; array PB0[%zu]=[%s]; "
+		   "array PB1[%zu]=[%s]; array YT[%zu]=[%s]; array YMIN[%zu]=[%s]; ",
+		np, nb, np < 3 ? np : 3, np, pt.s, np, pb0.s, np, pb1.s, np, yt.s, np, ymin.s);
+	gpv_add(v, "array BT[%zu]=[%s]; array BC[%zu]=[%s]; array BPT[%zu]=[%s]; "
+		   "array BK[%zu]=[%s]; ",
+		nb, bt.s, nb, bc.s, nb, bpt.s, nb, bk.s);
+	gpv_free(&pt);
+	gpv_free(&pb0);
+	gpv_free(&pb1);
+	gpv_free(&yt);
+	gpv_free(&bt);
+	gpv_free(&bc);
+	gpv_free(&bpt);
+	gpv_free(&bk);
+	gpv_free(&ymin);
+	free(panels);
+	return nb;
+}
+
+void plot_forest(struct plotctx *c, const char *name, const char *title, const char *caption,
+		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
+		 const char *empty)
+{
+	struct plot *p = plot_new(c, name, title, "forest.gp", caption);
+	struct fkeys ks = { 0 };
+	struct frow *r = NULL;
+	size_t nr = 0, cap = 0, ntags = 0;
+	struct gpvars v = { 0 };
+	double band = 0.05;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i;
+		json_t *row;
+		int any = 0;
+
+		if (!reps[k])
+			continue;
+		band = num_or(json_object_get(reps[k], "threshold_pct"), 5) / 100;
+		json_array_foreach(json_object_get(reps[k], "rows"), i, row) {
+			if (nr == cap) {
+				struct frow *nv = realloc(r, (cap = cap ? 2 * cap : 64) * sizeof(*r));
+
+				if (!nv)
+					break;
+				r = nv;
+			}
+			struct frow *fr = &r[nr++];
+
+			memset(fr, 0, sizeof(*fr));
+			fr->seq = nr;
+			fr->row = row;
+			fr->tag = tags ? tags[k] : NULL;
+			parse_point(res_str(row, "point", ""), &ks, fr);
+			snprintf(fr->series, sizeof(fr->series), "%s", res_str(row, "b.workload", "?"));
+			pstyle_of(fr->series, NULL, &fr->st);
+			any = 1;
+		}
+		ntags += any;
+	}
+	if (!nr) {
+		plot_skip(p, "%s", empty);
+		free(r);
+		return;
+	}
+	qsort(r, nr, sizeof(*r), frow_cmp);
+	label_rows(r, nr, &ks, ntags > 1);
+	FILE *f = plot_dat(c, p);
+
+	if (f) {
+		size_t most, nb = write_blocks(f, r, nr, &v, &most);
+		size_t np = 0;
+
+		fclose(f);
+		sscanf(v.s ? v.s : "", "npan=%zu", &np);
+		gpv_add(&v, "band=%g; ", band);
+		gpv_str(&v, "xl", xlabel);
+		ratio_axis(r, nr, band, &v);
+		if (!nb) {
+			plot_skip(p, "no compared row has a ratio");
+			plot_dat_remove(c, p);
+		} else {
+			size_t rows = (np + 2) / 3;
+
+			plot_render(c, p, &v, 1000, 140 + (int)rows * (110 + 17 * (int)most));
+		}
+	}
+	gpv_free(&v);
+	free(r);
+}

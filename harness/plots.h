@@ -1,0 +1,17 @@
+/* plots.h - the figures of `slicebench plot` drawn from the results
+ * themselves: each adds one plot slot to the context and renders it. */
+#ifndef SB_PLOTS_H
+#define SB_PLOTS_H
+
+#include "gnuplot.h"
+
+void plot_threads(struct plotctx *c);
+void plot_cs(struct plotctx *c);
+void plot_hold(struct plotctx *c);
+void plot_acquire(struct plotctx *c);
+void plot_victim(struct plotctx *c);
+void plot_ext(struct plotctx *c);
+void plot_counters(struct plotctx *c);
+void plot_primitives(struct plotctx *c);
+
+#endif

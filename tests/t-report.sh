@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# t-report.sh - the report as a reader gets it: plot the committed reference
+# results of one study, open index.html in Debian's headless chromium at a
+# laptop's window size, and check from inside the page that every image
+# loaded and nothing is wider than the page; a screenshot must come out.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+chrome=$(command -v chromium || true)
+if [ -z "$chrome" ]; then
+	notok "report: chromium is not installed (scripts/install-deps.sh check installs it)"
+	exit 1
+fi
+out="$TMP/report"
+ref=results/reference
+"$SB" plot "$ref/rostedt-2023-vm.json" "$ref/rostedt-2023-host.json" --baseline spin-tas \
+	--out "$out" 2>"$TMP/plot.err"
+rc=$?
+check "report: plot of the rostedt-2023 reference exits 0 (rc=$rc)" test "$rc" -eq 0
+check "report: the answer figure comes before the verdicts" \
+	awk '/id="answer-spin-tas"/ {a = NR} /id="verdicts"/ {v = NR} END {exit !(a && v && a < v)}' "$out/index.html"
+n=$(grep -c '<figcaption>' "$out/index.html")
+m=$(grep -c '<img ' "$out/index.html")
+check "report: every figure has a caption ($n of $m)" test "$n" -eq "$m" -a "$m" -ge 5
+check "report: index.html loads nothing from the network" \
+	test -z "$(grep -Eo '(src|href)="(https?:)?//[^"]*' "$out/index.html")"
+
+# The checks run in the page: a copy of index.html with a script that
+# writes one line per check into the DOM, which --dump-dom prints.
+cat >"$TMP/check.js" <<'JS'
+window.addEventListener('load', function () {
+	var out = [], w = document.documentElement.clientWidth;
+	var imgs = document.images, bad = [];
+	for (var i = 0; i < imgs.length; i++)
+		if (!imgs[i].complete || imgs[i].naturalWidth === 0) bad.push(imgs[i].getAttribute('src'));
+	out.push((imgs.length && !bad.length ? 'ok' : 'not ok') + ' report: ' + imgs.length +
+		' images loaded' + (bad.length ? ', broken: ' + bad.join(' ') : ''));
+	var wide = [], all = document.body.getElementsByTagName('*');
+	for (var j = 0; j < all.length; j++) {
+		var r = all[j].getBoundingClientRect();
+		if (r.width && r.right > w + 1) wide.push(all[j].tagName + '#' + (all[j].id || j) + ':' + Math.round(r.right));
+	}
+	out.push((wide.length ? 'not ok' : 'ok') + ' report: nothing wider than the page (' + w +
+		' px)' + (wide.length ? ': ' + wide.slice(0, 5).join(' ') : ''));
+	out.push((document.documentElement.scrollWidth <= w ? 'ok' : 'not ok') +
+		' report: no horizontal scrolling (scroll width ' + document.documentElement.scrollWidth +
+		' of ' + w + ')');
+	var pre = document.createElement('pre');
+	pre.id = 'checks';
+	pre.textContent = '\n' + out.join('\n') + '\n';
+	document.body.appendChild(pre);
+});
+JS
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
+	--disable-component-update --disable-sync --no-first-run --hide-scrollbars
+	'--window-size=1280,800' --virtual-time-budget=10000)
+# in_page PAGE EXTRA_HTML PROFILE: the in-page check lines for PAGE with
+# EXTRA_HTML added at the end of its body.
+in_page() {
+	local html
+	html=$(<"$1")
+	printf '%s%s<script>\n%s\n</script></body></html>\n' "${html%</body></html>}" "$2" \
+		"$(<"$TMP/check.js")" >"${1%.html}-check.html"
+	"$chrome" "${flags[@]}" --user-data-dir="$TMP/$3" --dump-dom "file://${1%.html}-check.html" \
+		>"$TMP/dom.html" 2>"$TMP/chrome.err"
+	sed -n '/<pre id="checks">/,/<\/pre>/p' "$TMP/dom.html" | grep -E '^(not )?ok '
+}
+lines=$(in_page "$out/index.html" "" profile1)
+if [ -z "$lines" ]; then
+	notok "report: the checks did not run in chromium: $(tail -3 "$TMP/chrome.err" | tr '\n' ' ')"
+else
+	echo "$lines"
+	check "report: all three in-page checks reported" test "$(echo "$lines" | wc -l)" -eq 3
+fi
+# The control: a broken image and a block wider than the window must fail
+# the same checks, or they prove nothing.
+lines=$(in_page "$out/index.html" '<img src="missing.png"><div style="width:3000px">x</div>' profile3)
+check "report: control: a broken image is caught" \
+	grep -q '^not ok report: [0-9]* images loaded, broken: missing.png' <<<"$lines"
+check "report: control: a 3000 px block is caught" \
+	grep -q '^not ok report: nothing wider than the page (1280 px): DIV' <<<"$lines"
+(cd "$TMP" && "$chrome" "${flags[@]}" --user-data-dir="$TMP/profile2" \
+	--screenshot="$TMP/shot.png" "file://$out/index.html" >/dev/null 2>"$TMP/shot.err")
+check "report: chromium took a screenshot" test -s "$TMP/shot.png"
+check "report: the screenshot is a PNG" \
+	test "$(head -c 8 "$TMP/shot.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n'
+if [ -n "${REPORT_SHOT:-}" ]; then cp "$TMP/shot.png" "$REPORT_SHOT"; fi
