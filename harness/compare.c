@@ -56,9 +56,12 @@ const struct cmp_metric cmp_metrics[] = {
 };
 
 /* Run keys that do not define a point: how long or how often it was
- * measured, what was kept, and the watchdog.  Pairing ignores them. */
+ * measured, what was kept, and the watchdog.  Pairing ignores them.  The
+ * lock x policy x dry triple is in the workload's name already (results
+ * from before it was recorded lack it). */
 static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
-					    "repetitions", "events", "keep", NULL };
+					    "repetitions", "events", "keep",
+					    "lock", "policy", "dry", NULL };
 
 static int ignored(const char *k)
 {

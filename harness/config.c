@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy.h"
 #include "topo.h"
 
 int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
@@ -32,12 +33,34 @@ int cfg_fail_parse(struct cfg_ctx *c, const json_error_t *je)
 
 static void known_workloads(char *buf, size_t len)
 {
+	const struct workload_ops *o;
 	size_t off = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; wl_registry[i] && off < len; i++)
+	for (size_t i = 0; (o = wl_named(i)) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", o->name);
+	if (off < len)
+		snprintf(buf + off, len - off, "; or LOCK+POLICY[+dry]");
+}
+
+static void known_locks(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; wl_locks[i] && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					wl_registry[i]->name);
+					wl_locks[i]->name);
+}
+
+static void known_policies(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < POL_COUNT && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					wl_policy_names[i]);
 }
 
 /* One scalar value of key k at path. */
@@ -54,6 +77,19 @@ static int check_value(struct cfg_ctx *c, const struct key_desc *k, const json_t
 		known_workloads(names, sizeof(names));
 		return cfg_fail(c, path, "unknown workload \"%s\" (known: %s)",
 				json_string_value(v), names);
+	}
+	if (!strcmp(k->name, "lock") && !wl_lock_find(json_string_value(v))) {
+		char names[512];
+
+		known_locks(names, sizeof(names));
+		return cfg_fail(c, path, "unknown lock \"%s\" (known: %s)", json_string_value(v),
+				names);
+	}
+	if (!strcmp(k->name, "policy") && wl_policy_find(json_string_value(v)) == POL_COUNT) {
+		char names[256];
+
+		known_policies(names, sizeof(names));
+		return cfg_fail(c, path, "\"%s\" is not one of %s", json_string_value(v), names);
 	}
 	if (!strcmp(k->name, "pin") && topo_check_pin(json_string_value(v), msg, sizeof(msg)))
 		return cfg_fail(c, path, "%s", msg);
@@ -121,30 +157,39 @@ static int check_key(struct cfg_ctx *c, const struct key_desc *k, const json_t *
 	return 0;
 }
 
-/* The workload key tables of the workloads a run names, or of all. */
-static size_t wl_tables(const json_t *wl, const struct key_desc **tabs, size_t max)
+/* The key tables of the locks a run names (its "lock" values, else its
+ * workloads' locks), or of every lock and workload when both are NULL. */
+static size_t wl_tables(const json_t *wl, const json_t *lk, const struct key_desc **tabs,
+			size_t max)
 {
+	const struct workload_ops *o;
 	size_t n = 0, i;
-	json_t *e;
+	json_t *e, *list;
 
-	if (!wl) {
-		for (i = 0; wl_registry[i] && n < max; i++)
-			tabs[n++] = wl_registry[i]->keys;
+	if (!wl && !lk) {
+		for (i = 0; wl_locks[i] && n < max; i++)
+			tabs[n++] = wl_locks[i]->keys;
+		for (i = 0; (o = wl_named(i)) && n < max; i++)
+			if (!o->lock)
+				tabs[n++] = o->keys;
 		return n;
 	}
-	if (json_is_string(wl)) {
-		const struct workload_ops *o = wl_find(json_string_value(wl));
+	list = json_is_array(lk ? lk : wl) ? json_incref((json_t *)(lk ? lk : wl))
+					   : json_pack("[O]", lk ? lk : wl);
+	json_array_foreach(list, i, e) {
+		const char *name = json_string_value(e);
+		const struct wl_lock *l = NULL;
 
-		if (o)
-			tabs[n++] = o->keys;
-		return n;
+		if (!name || n >= max)
+			continue;
+		if (lk)
+			l = wl_lock_find(name);
+		else if ((o = wl_find(name)))
+			tabs[n++] = wl_keys(o);
+		if (l)
+			tabs[n++] = l->keys;
 	}
-	json_array_foreach(wl, i, e) {
-		const struct workload_ops *o = wl_find(json_string_value(e));
-
-		if (o && n < max)
-			tabs[n++] = o->keys;
-	}
+	json_decref(list);
 	return n;
 }
 
@@ -157,9 +202,10 @@ static const struct key_desc *lookup(const char *name, const struct key_desc **t
 	return k;
 }
 
-/* Checks a defaults or run object; wl_scope = its "workload" value or NULL. */
+/* Checks a defaults or run object; wl_scope and lk_scope = the "workload"
+ * and "lock" values in force for it, or NULL. */
 static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
-			 const json_t *wl_scope)
+			 const json_t *wl_scope, const json_t *lk_scope)
 {
 	const struct key_desc *tabs[64];
 	const char *name;
@@ -173,7 +219,11 @@ static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 	snprintf(sub, sizeof(sub), "%s.workload", path);
 	if (v && check_key(c, run_keys, v, sub))
 		return -1;
-	size_t ntabs = wl_tables(wl_scope, tabs, 64);
+	v = json_object_get(o, "lock");
+	snprintf(sub, sizeof(sub), "%s.lock", path);
+	if (v && check_key(c, key_find(run_keys, "lock"), v, sub))
+		return -1;
+	size_t ntabs = wl_tables(wl_scope, lk_scope, tabs, 64);
 
 	json_object_foreach((json_t *)o, name, v) {
 		snprintf(sub, sizeof(sub), "%s.%s", path, name);
@@ -186,7 +236,7 @@ static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 
 		if (!k) {
 			const struct key_desc *all[64];
-			size_t nall = wl_tables(NULL, all + 1, 63) + 1;
+			size_t nall = wl_tables(NULL, NULL, all + 1, 63) + 1;
 
 			all[0] = run_keys;
 			const char *near = key_suggest(name, all, nall);
@@ -273,43 +323,136 @@ static json_t *pick(const json_t *run, const json_t *defs, const struct key_desc
 	return v ? json_incref(v) : key_default(k);
 }
 
-static int expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs)
+/* The keys that choose what runs (lock x policy x dry), not how. */
+static int is_selector(const char *name)
 {
-	json_t *wls = pick(run, defs, run_keys), *wl;
+	return !strcmp(name, "workload") || !strcmp(name, "lock") || !strcmp(name, "policy") ||
+	       !strcmp(name, "dry");
+}
+
+/* Where a run's key came from, for an error message. */
+static void key_path(char *buf, size_t len, const json_t *run, size_t idx, const char *key)
+{
+	if (json_object_get(run, key))
+		snprintf(buf, len, "runs[%zu].%s", idx, key);
+	else
+		snprintf(buf, len, "defaults.%s", key);
+}
+
+/* The workload of one (workload, lock, policy, dry) choice, where null
+ * lock/policy/dry keep the workload's own; NULL after cfg_fail. */
+static const struct workload_ops *choose(struct cfg_ctx *c, const json_t *run, size_t idx,
+					 const json_t *wl, const json_t *lk, const json_t *pol,
+					 const json_t *dry)
+{
+	const struct workload_ops *o = wl_find(json_string_value(wl));
+	char path[64];
+	const char *why;
+
+	if (!o->lock) {
+		if (json_is_null(lk) && json_is_null(pol) && json_is_null(dry))
+			return o;
+		key_path(path, sizeof(path), run, idx, !json_is_null(lk) ? "lock" :
+						       !json_is_null(pol) ? "policy" : "dry");
+		cfg_fail(c, path, "workload \"%s\" measures itself: it takes no lock, policy or dry",
+			 o->name);
+		return NULL;
+	}
+	const struct wl_lock *l = json_is_null(lk) ? o->lock : wl_lock_find(json_string_value(lk));
+	int p = json_is_null(pol) ? o->policy : (int)wl_policy_find(json_string_value(pol));
+	int d = json_is_null(dry) ? o->dry : json_is_true(dry);
+	const struct workload_ops *r = wl_resolve(l, p, d, &why);
+
+	if (r)
+		return r;
+	if (p == POL_REARM && !wl_has_trylock(l)) {
+		char names[256] = "";
+
+		for (size_t i = 0; wl_locks[i]; i++)
+			if (wl_has_trylock(wl_locks[i]))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 *names ? ", " : "", wl_locks[i]->name);
+		key_path(path, sizeof(path), run, idx, "policy");
+		cfg_fail(c, path, "\"rearm\" needs a lock with trylock; \"%s\" has none (with "
+				  "trylock: %s)", l->name, names);
+	} else {
+		key_path(path, sizeof(path), run, idx, "dry");
+		cfg_fail(c, path, "true: %s (the policy is \"%s\")", why, wl_policy_names[p]);
+	}
+	return NULL;
+}
+
+/* Expands one resolved workload over every other key of the run. */
+static int expand_ops(struct cfg_suite *s, const struct workload_ops *ops, const json_t *run,
+		      const json_t *defs, const char *label)
+{
+	const char *keys[128];
+	json_t *lists[128], *point = json_object();
+	size_t n = 0;
+	int rc;
+
+	if (ops->lock)
+		json_object_set_new(point, "lock", json_string(ops->lock->name));
+	json_object_set_new(point, "policy",
+			    ops->lock ? json_string(wl_policy_names[ops->policy]) : json_null());
+	json_object_set_new(point, "dry", ops->lock ? json_boolean(ops->dry) : json_null());
+	if (!ops->lock)
+		json_object_set_new(point, "lock", json_null());
+	for (const struct key_desc *k = run_keys; k->name; k++) {
+		if (is_selector(k->name))
+			continue;
+		json_t *v = pick(run, defs, k);
+
+		keys[n] = k->name;
+		lists[n++] = as_list(v, k);
+		json_decref(v);
+	}
+	for (const struct key_desc *k = wl_keys(ops); k && k->name && n < 128; k++) {
+		json_t *v = pick(run, defs, k);
+
+		keys[n] = k->name;
+		lists[n++] = as_list(v, k);
+		json_decref(v);
+	}
+	rc = expand(s, ops, keys, lists, n, 0, point, label);
+	for (size_t j = 0; j < n; j++)
+		json_decref(lists[j]);
+	json_decref(point);
+	return rc;
+}
+
+/* -1 out of memory, -2 a refused lock x policy pair (c->err says which). */
+static int expand_run(struct cfg_ctx *c, struct cfg_suite *s, const json_t *run, size_t idx,
+		      const json_t *defs)
+{
+	static const char *const sel[] = { "workload", "lock", "policy", "dry" };
+	json_t *l[4];
 	const char *label = json_string_value(json_object_get(run, "label"));
-	json_t *wlist = as_list(wls, run_keys);
-	size_t i;
+	size_t i[4];
+	json_t *e[4];
 	int rc = 0;
 
-	json_decref(wls);
-	json_array_foreach(wlist, i, wl) {
-		const struct workload_ops *ops = wl_find(json_string_value(wl));
-		const char *keys[128];
-		json_t *lists[128], *point = json_object();
-		size_t n = 0;
+	for (int k = 0; k < 4; k++) {
+		const struct key_desc *kd = key_find(run_keys, sel[k]);
+		json_t *v = pick(run, defs, kd);
 
-		for (const struct key_desc *k = run_keys + 1; k->name; k++) {
-			json_t *v = pick(run, defs, k);
-
-			keys[n] = k->name;
-			lists[n++] = as_list(v, k);
-			json_decref(v);
-		}
-		for (const struct key_desc *k = ops->keys; k && k->name && n < 128; k++) {
-			json_t *v = pick(run, defs, k);
-
-			keys[n] = k->name;
-			lists[n++] = as_list(v, k);
-			json_decref(v);
-		}
-		rc = expand(s, ops, keys, lists, n, 0, point, label);
-		for (size_t j = 0; j < n; j++)
-			json_decref(lists[j]);
-		json_decref(point);
-		if (rc)
-			break;
+		l[k] = as_list(v, kd);
+		json_decref(v);
 	}
-	json_decref(wlist);
+	json_array_foreach(l[0], i[0], e[0])
+		json_array_foreach(l[1], i[1], e[1])
+			json_array_foreach(l[2], i[2], e[2])
+				json_array_foreach(l[3], i[3], e[3]) {
+					const struct workload_ops *o =
+						choose(c, run, idx, e[0], e[1], e[2], e[3]);
+
+					rc = !o ? -2 : expand_ops(s, o, run, defs, label);
+					if (rc)
+						goto out;
+				}
+out:
+	for (int k = 0; k < 4; k++)
+		json_decref(l[k]);
 	return rc;
 }
 
@@ -379,7 +522,8 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 	json_t *defs = json_object_get(s->root, "defaults");
 	json_t *runs = json_object_get(s->root, "runs");
 
-	if (defs && check_run_obj(&c, defs, "defaults", json_object_get(defs, "workload")))
+	if (defs && check_run_obj(&c, defs, "defaults", json_object_get(defs, "workload"),
+				  json_object_get(defs, "lock")))
 		return -1;
 	if (!json_is_array(runs) || !json_array_size(runs))
 		return cfg_fail(&c, "runs", "must be a non-empty list of run objects");
@@ -392,17 +536,24 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 		if (!scope)
 			scope = json_object_get(defs, "workload");
 		json_t *def = scope ? NULL : key_default(run_keys); /* "workload" */
-		int rc = check_run_obj(&c, v, p, scope ? scope : def);
+		json_t *lk = json_object_get(v, "lock");
+
+		if (!lk)
+			lk = json_object_get(defs, "lock");
+		int rc = check_run_obj(&c, v, p, scope ? scope : def, lk);
 
 		json_decref(def);
 		if (rc)
 			return -1;
 	}
-	json_array_foreach(runs, i, v)
-		if (expand_run(s, v, defs)) {
+	json_array_foreach(runs, i, v) {
+		int rc = expand_run(&c, s, v, i, defs);
+
+		if (rc == -1)
 			snprintf(err, len, "%s: out of memory expanding runs", path);
+		if (rc)
 			return -1;
-		}
+	}
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "keys.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,15 @@ const struct key_desc victim_keys[] = {
 };
 
 const struct key_desc run_keys[] = {
-	{ "workload", KT_STR, "\"spin-tas\"", 0, 0, "", "workload name (see `slicebench list`)" },
+	{ "workload", KT_STR, "\"spin-tas\"", 0, 0, "",
+	  "workload: an alias or LOCK+POLICY[+dry] (see `slicebench list`)" },
+	{ "lock", KT_STR, "null", 0, 0, "", "lock algorithm, replacing the workload's (null = keep it)" },
+	{ "policy", KT_STR, "null", 0, 0, "",
+	  "waiting policy, replacing the workload's: none | cs | pre | rearm | noyield | hog "
+	  "(null = keep it)" },
+	{ "dry", KT_BOOL, "null", 0, 0, "",
+	  "true: the requests go to an area the kernel never reads, the control (null = the "
+	  "workload's)" },
 	{ "threads", KT_THREADS, "2", 1, 4096, "threads",
 	  "lock threads; \"Nx\" means N per processing unit of the pin set" },
 	{ "cs_ns", KT_INT, "100", 0, 100000000, "ns",
@@ -81,6 +90,12 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 			}
 		return 0;
 	}
+	case KT_BOOL:
+		if (!json_is_boolean(v)) {
+			snprintf(msg, len, "must be true or false");
+			return -1;
+		}
+		return 0;
 	case KT_STR:
 		if (!json_is_string(v)) {
 			snprintf(msg, len, "must be a string");
@@ -198,6 +213,20 @@ void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope)
 		for (const char *c = tab->help; *c; c++) /* a | would end the cell */
 			fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, f);
 		fputs(" |\n", f);
+	}
+}
+
+void key_bind(const struct key_desc *tab, const json_t *params, void *base)
+{
+	for (; tab && tab->name; tab++) {
+		json_int_t v = json_integer_value(json_object_get(params, tab->name));
+
+		if (tab->type != KT_INT)
+			continue;
+		if (tab->size == sizeof(uint32_t))
+			*(uint32_t *)((char *)base + tab->off) = (uint32_t)v;
+		else if (tab->size == sizeof(uint64_t))
+			*(uint64_t *)((char *)base + tab->off) = (uint64_t)v;
 	}
 }
 

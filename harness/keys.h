@@ -15,6 +15,7 @@ enum key_type {
 	KT_THREADS, /* integer, or "Nx" = N times the PUs the pin policy uses */
 	KT_LIST,    /* JSON list of strings, taken whole (never swept) */
 	KT_OBJ,	    /* null, or an object of the keys in .sub (defaults filled in) */
+	KT_BOOL,    /* true or false */
 };
 
 struct key_desc {
@@ -25,7 +26,14 @@ struct key_desc {
 	const char *unit;
 	const char *help;
 	const struct key_desc *sub; /* KT_OBJ: its keys */
+	/* Binding (fio's .off1): a KT_INT key with size 4 or 8 is stored at
+	 * base + off by key_bind(); size 0 leaves it to its reader. */
+	size_t off;
+	unsigned size;
 };
+
+/* A KT_INT key bound to field f of struct type s. */
+#define KEY_FIELD(s, f) .off = offsetof(s, f), .size = sizeof(((s *)0)->f)
 
 /* Keys every run has; each may be a scalar or a list to sweep. */
 extern const struct key_desc run_keys[];
@@ -41,6 +49,8 @@ void key_print_table(FILE *f, const struct key_desc *tab);
 json_t *key_default(const struct key_desc *k);
 /* A KT_OBJ value with its defaults filled in (new reference; null stays). */
 json_t *key_complete_obj(const struct key_desc *k, const json_t *v);
+/* Stores the bound keys of tab from params (every key resolved) at base. */
+void key_bind(const struct key_desc *tab, const json_t *params, void *base);
 /* One markdown table row per key (the README's key table). */
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope);
 

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "counters.h"
+#include "policy.h"
 #include "stats.h"
 #include "timing.h"
 #include "topo.h"
@@ -165,12 +166,12 @@ static void *worker_main(void *arg)
 		snprintf(w->reason, sizeof(w->reason), "binding to CPU %d failed: %s", w->cpu,
 			 strerror(-rc));
 	}
-	if (!w->init_rc && w->role == WK_LOCK && w->ops->slice)
+	if (!w->init_rc && w->role == WK_LOCK && wl_needs_slice(w->ops))
 		w->init_rc = slice_thread_init(&t->slice, w->reason, sizeof(w->reason));
+	if (!w->init_rc && w->role == WK_LOCK && w->ops->dry)
+		t->slice.rs = &t->dry_area; /* own_area stays NULL: nothing to unregister */
 	if (!w->init_rc && w->role == WK_VICTIM)
 		w->init_rc = victim_policy(w);
-	if (!w->init_rc && w->role == WK_LOCK && w->ops->thread_init)
-		w->init_rc = w->ops->thread_init(t->lock, t, w->reason, sizeof(w->reason));
 	if (!w->init_rc && w->acct.ev)
 		cnt_open_self(w->acct.ev, &w->acct.cnt);
 	/* One gate releases everyone at once, as perf bench futex does. */
@@ -180,7 +181,7 @@ static void *worker_main(void *arg)
 	else if (w->role == WK_VICTIM && !w->init_rc)
 		victim_loop(w);
 	else if (w->role == WK_LOCK && !w->init_rc)
-		w->ops->loop[w->kind](t);
+		w->ops->lock->loop[w->ops->policy][w->kind](t);
 	if (w->acct.ev)
 		cnt_close(&w->acct.cnt);
 	if (t->slice.rs)
@@ -222,8 +223,8 @@ static enum wl_loop_kind loop_kind(const json_t *params)
 
 static void rep_free(struct rep *r)
 {
-	if (r->inited && r->ops->fini)
-		r->ops->fini(r->lock);
+	if (r->inited && r->ops->lock->fini)
+		r->ops->lock->fini(r->lock);
 	free(r->lock);
 	free(r->sh.lines);
 	for (unsigned i = 0; r->w && i < r->total; i++)
@@ -252,7 +253,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 
 	r->sh.nlines = (unsigned)wl_param_int(params, "cachelines");
 	r->sh.lines = aligned_alloc(64, r->sh.nlines * sizeof(struct wl_line));
-	r->lock = aligned_alloc(64, (ops->lock_size + 63) & ~(size_t)63);
+	r->lock = aligned_alloc(64, (ops->lock->lock_size + 63) & ~(size_t)63);
 	r->w = aligned_alloc(64, total * sizeof(*r->w));
 	r->tid = calloc(total, sizeof(*r->tid));
 	if (!cpu || !r->sh.lines || !r->lock || !r->w || !r->tid) {
@@ -261,11 +262,12 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		return -1;
 	}
 	memset(r->sh.lines, 0, r->sh.nlines * sizeof(struct wl_line));
-	memset(r->lock, 0, ops->lock_size);
+	memset(r->lock, 0, ops->lock->lock_size);
 	memset(r->w, 0, total * sizeof(*r->w));
 	r->total = total; /* from here on rep_free() may walk the workers */
 	atomic_store(&r->sh.phase, phase);
-	if (ops->init && ops->init(r->lock, params, r->err, sizeof(r->err))) {
+	key_bind(ops->lock->keys, params, r->lock);
+	if (ops->lock->init && ops->lock->init(r->lock, r->err, sizeof(r->err))) {
 		free(cpu);
 		return -1;
 	}
@@ -311,7 +313,8 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		w->t.think_iters = think;
 		w->t.cs_iters = cs;
 		/* Lock-less workloads (hogs, abusers) must not race on the lines. */
-		w->t.cachelines = ops->unlocked ? 0 : r->sh.nlines;
+		w->t.cachelines = ops->lock->unlocked ? 0 : r->sh.nlines;
+		w->t.policy = ops->policy;
 		w->t.sample_every = (unsigned)wl_param_int(params, "sample_every");
 		w->t.max_ops = max_ops;
 		w->t.ns_per_tsc = 1.0 / tm_tsc_per_ns();
@@ -526,7 +529,7 @@ static json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc
 	}
 	*ops_s = (double)ops_sum / wall;
 	*jain = st_jain(per, r->n);
-	*excl = r->ops->unlocked || r->sh.lines[0].v == rep_total_ops(r);
+	*excl = r->ops->lock->unlocked || r->sh.lines[0].v == rep_total_ops(r);
 	free(per);
 	acc->ops += ops_sum;
 	acc->nvcsw += nvcsw;
@@ -615,7 +618,7 @@ static json_t *derived_json(const struct workload_ops *ops, const struct run_acc
 		json_pack("{s:I,s:I,s:f}", "threshold_ns", (json_int_t)thr, "sampled",
 			  (json_int_t)lh, "fraction",
 			  a->hold.count ? (double)lh / (double)a->hold.count : 0.0));
-	if (ops->slice) {
+	if (wl_policy_requests(ops->policy)) {
 		/* Each grant is a preemption the kernel deferred; the share of
 		 * deferred among all attempts is grants / (grants + preemptions). */
 		double tot = (double)a->grant + (double)a->nivcsw;
@@ -694,7 +697,7 @@ static json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc,
 	json_object_set_new(sum, "rseq_stats", rseq_summary(acc));
 	if (acc->victim.count)
 		json_object_set_new(sum, "victim", hist_summary_json(&acc->victim));
-	if (ops->slice) {
+	if (wl_policy_requests(ops->policy)) {
 		double k = acc->ops ? 1000.0 / (double)acc->ops : 0;
 
 		json_object_set_new(sum, "slice",
@@ -804,7 +807,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		if ((why = rep_init_failure(rp))) {
 			atomic_store(&rp->sh.phase, PH_STOP);
 			rep_join(rp, JOIN_GRACE_NS);
-			status_result(res, ops->slice ? "unsupported" : "failed", why);
+			status_result(res, wl_needs_slice(ops) ? "unsupported" : "failed", why);
 			rep_free(rp);
 			goto out;
 		}
