@@ -10,6 +10,7 @@
 #define WL_LOCKS(X)                                                                        \
 	X(tas)                                                                             \
 	X(ticket)                                                                          \
+	X(mcs)                                                                             \
 	X(futex)                                                                           \
 	X(adaptive)                                                                        \
 	X(pthread)                                                                         \
