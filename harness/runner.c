@@ -45,6 +45,8 @@ struct worker {
 	struct hist *lat;      /* WK_VICTIM: wakeup latency in the window */
 	int init_rc;
 	char reason[256];
+	int rseq_registered;	/* WK_LOCK: an rseq area of ours, extension enabled */
+	char rseq_reason[256]; /* WK_LOCK: why not, when the policy could do without */
 };
 
 struct rep {
@@ -153,6 +155,33 @@ static int victim_policy(struct worker *w)
 	return -rc;
 }
 
+/* Every lock thread of every policy registers the same rseq area where
+ * the kernel offers the extension, the no-request baseline and the dry
+ * controls included: the kernel does rseq work on return to user space
+ * for registered tasks only, so arms that register differently would not
+ * be the same loop with only the requests changed.  A policy that needs
+ * the extension fails without it (the run is "unsupported"); the others
+ * run on and the result says why nothing was registered. */
+static int lock_thread_rseq(struct worker *w)
+{
+	struct wl_thread *t = &w->t;
+	char why[256];
+	int rc = slice_probe(why, sizeof(why));
+
+	if (!rc)
+		rc = slice_thread_init(&t->slice, why, sizeof(why));
+	w->rseq_registered = !rc;
+	if (rc && wl_needs_slice(w->ops)) {
+		snprintf(w->reason, sizeof(w->reason), "%s", why);
+		return rc;
+	}
+	if (rc)
+		snprintf(w->rseq_reason, sizeof(w->rseq_reason), "%s", why);
+	if (w->ops->dry)
+		t->slice.rs = &t->dry_area; /* the registered area stays in own_area */
+	return 0;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -166,10 +195,8 @@ static void *worker_main(void *arg)
 		snprintf(w->reason, sizeof(w->reason), "binding to CPU %d failed: %s", w->cpu,
 			 strerror(-rc));
 	}
-	if (!w->init_rc && w->role == WK_LOCK && wl_needs_slice(w->ops))
-		w->init_rc = slice_thread_init(&t->slice, w->reason, sizeof(w->reason));
-	if (!w->init_rc && w->role == WK_LOCK && w->ops->dry)
-		t->slice.rs = &t->dry_area; /* own_area stays NULL: nothing to unregister */
+	if (!w->init_rc && w->role == WK_LOCK)
+		w->init_rc = lock_thread_rseq(w);
 	if (!w->init_rc && w->role == WK_VICTIM)
 		w->init_rc = victim_policy(w);
 	if (!w->init_rc && w->acct.ev)
@@ -184,7 +211,7 @@ static void *worker_main(void *arg)
 		w->ops->lock->loop[w->ops->policy][w->kind](t);
 	if (w->acct.ev)
 		cnt_close(&w->acct.cnt);
-	if (t->slice.rs)
+	if (t->slice.rs || t->slice.own_area)
 		slice_thread_fini(&t->slice);
 	return NULL;
 }
@@ -653,6 +680,24 @@ static json_t *rseq_summary(struct run_acc *acc)
 			 "sabort", acc->rseq[4]);
 }
 
+/* How the lock threads of one repetition registered rseq (see
+ * lock_thread_rseq): the same kind in every thread, or "mixed". */
+static json_t *rep_registration(const struct rep *r)
+{
+	unsigned k = 0;
+	const char *why = NULL;
+
+	for (unsigned i = 0; i < r->n; i++) {
+		k += r->w[i].rseq_registered;
+		if (!why && r->w[i].rseq_reason[0])
+			why = r->w[i].rseq_reason;
+	}
+	const char *kind = !k ? "none" : k == r->n ? slice_registration_mode() : "mixed";
+
+	return json_pack("{s:s,s:i,s:i,s:s?}", "kind", kind, "threads", (int)k, "lock_threads",
+			 (int)r->n, "reason", why);
+}
+
 /* keep: "summary": what grows with the thread count goes, the summaries
  * and per-repetition totals (all that compare reads) stay. */
 static void keep_summary(json_t *res)
@@ -827,6 +872,8 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			status_result(res, "failed", rp->err);
 			return res; /* stuck threads still use *rp: leaked, _exit ends them */
 		}
+		if (!k)
+			json_object_set_new(res, "rseq_registration", rep_registration(rp));
 		int excl;
 		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 

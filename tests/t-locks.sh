@@ -63,3 +63,18 @@ if "$SB" run --config "$TMP/again.json" --out "$TMP/again.out.json" --quiet 2>"$
 else
 	notok "locks: rerun of the reference point failed: $(cat "$TMP/err")"
 fi
+
+# Every arm registers rseq alike; compare warns when two arms did not.
+printf '%s' '{"defaults": {"duration_s": 0.05, "warmup_s": 0.01, "repetitions": 2, "threads": 2},
+  "runs": [{"workload": ["spin-tas", "slice-dry", "mcs+pre+dry"]}]}' >"$TMP/reg.json"
+if "$SB" run --config "$TMP/reg.json" --out "$TMP/reg.out.json" --quiet 2>"$TMP/err"; then
+	kinds=$(jq -r '[.results[].rseq_registration | "\(.kind)/\(.threads)/\(.lock_threads)"] | unique | join(" ")' "$TMP/reg.out.json")
+	check "locks: the baseline and the dry arms register rseq alike ($kinds)" \
+		test "$(jq '[.results[].rseq_registration.kind] | unique | length' "$TMP/reg.out.json")" -eq 1
+	jq '.results[0].rseq_registration.kind = "glibc legacy 32-byte area"' "$TMP/reg.out.json" >"$TMP/reg-b.json"
+	w=$("$SB" compare "$TMP/reg.out.json" "$TMP/reg-b.json" --format json 2>/dev/null |
+		jq -r '[.warnings[] | select(test("rseq registration differs"))] | length')
+	check "locks: compare warns when two arms registered rseq differently ($w warning)" test "$w" -eq 1
+else
+	notok "locks: registration run failed: $(cat "$TMP/err")"
+fi
