@@ -41,7 +41,8 @@ struct worker {
 	enum wl_loop_kind kind;
 	int cpu;
 	enum { WK_LOCK, WK_NOISE, WK_VICTIM } role;
-	const json_t *victim;  /* WK_VICTIM: the run's victim object */
+	struct victim_params victim; /* WK_VICTIM: the run's probe (a copy: a stuck
+				      * run's threads outlive runner_run's frame) */
 	struct hist *lat;      /* WK_VICTIM: wakeup latency in the window */
 	int init_rc;
 	char reason[256];
@@ -110,7 +111,7 @@ static uint64_t ts_ns(const struct timespec *ts)
 static void victim_loop(struct worker *w)
 {
 	struct wl_thread *t = &w->t;
-	uint64_t iv = 1000ull * (uint64_t)json_integer_value(json_object_get(w->victim, "interval_us"));
+	uint64_t iv = 1000ull * (uint64_t)w->victim.interval_us;
 	struct timespec next;
 	int phase = PH_WARMUP, p;
 
@@ -140,12 +141,12 @@ static void victim_loop(struct worker *w)
 
 static int victim_policy(struct worker *w)
 {
-	const char *pol = json_string_value(json_object_get(w->victim, "policy"));
+	const char *pol = w->victim.policy;
 
 	if (!pol || strcmp(pol, "fifo"))
 		return 0;
 	struct sched_param sp = {
-		.sched_priority = (int)json_integer_value(json_object_get(w->victim, "priority"))
+		.sched_priority = (int)w->victim.priority
 	};
 	int rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 
@@ -216,31 +217,24 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static const char *pstr(const json_t *p, const char *k)
+/* The lock threads of a "threads" value: an integer, or "Nx" = N per PU
+ * of the pin set. */
+static int nthreads_of(const json_t *v, const char *pin, unsigned *n, char *err, size_t len)
 {
-	return json_string_value(json_object_get(p, k));
-}
-
-int runner_nthreads(const json_t *params, unsigned *n, char *err, size_t len)
-{
-	const json_t *v = json_object_get(params, "threads");
-
 	if (json_is_integer(v)) {
 		*n = (unsigned)json_integer_value(v);
 		return 0;
 	}
 	unsigned npus;
 
-	if (topo_pin_pus(pstr(params, "pin"), &npus, err, len))
+	if (topo_pin_pus(pin, &npus, err, len))
 		return -1;
 	*n = (unsigned)atoi(json_string_value(v)) * npus;
 	return 0;
 }
 
-static enum wl_loop_kind loop_kind(const json_t *params)
+static enum wl_loop_kind loop_kind(const char *k)
 {
-	const char *k = pstr(params, "loop");
-
 	if (k && !strcmp(k, "bare"))
 		return LOOP_BARE;
 	if (k && !strcmp(k, "every"))
@@ -261,24 +255,21 @@ static void rep_free(struct rep *r)
 	free(r->ev);
 }
 
-/* Sets up one repetition and starts its threads behind the gate. */
-static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t *params,
-		     uint64_t max_ops, int phase)
+/* Sets up one repetition and starts its threads behind the gate; p is
+ * params typed, params itself is read only for the lock's own keys. */
+static int rep_start(struct rep *r, const struct workload_ops *ops, const struct run_params *p,
+		     const json_t *params, uint64_t max_ops, int phase)
 {
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
-	if (runner_nthreads(params, &r->n, r->err, sizeof(r->err)))
+	if (nthreads_of(p->threads, p->pin, &r->n, r->err, sizeof(r->err)))
 		return -1;
-	r->nnoise = (unsigned)wl_param_int(params, "noise");
-	const json_t *victim = json_object_get(params, "victim");
-
-	r->nvictim = json_is_object(victim) && max_ops == UINT64_MAX
-			     ? (unsigned)json_integer_value(json_object_get(victim, "threads"))
-			     : 0;
+	r->nnoise = (unsigned)p->noise;
+	r->nvictim = max_ops == UINT64_MAX ? (unsigned)p->victim.threads : 0;
 	unsigned total = r->n + r->nnoise + r->nvictim;
 	int *cpu = calloc(total, sizeof(*cpu));
 
-	r->sh.nlines = (unsigned)wl_param_int(params, "cachelines");
+	r->sh.nlines = (unsigned)p->cachelines;
 	r->sh.lines = aligned_alloc(64, r->sh.nlines * sizeof(struct wl_line));
 	r->lock = aligned_alloc(64, (ops->lock->lock_size + 63) & ~(size_t)63);
 	r->w = aligned_alloc(64, total * sizeof(*r->w));
@@ -299,38 +290,36 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		return -1;
 	}
 	r->inited = 1;
-	if (topo_assign(pstr(params, "pin"), r->n, cpu, r->err, sizeof(r->err))) {
+	if (topo_assign(p->pin, r->n, cpu, r->err, sizeof(r->err))) {
 		free(cpu);
 		return -1;
 	}
 	/* Noise hogs go round-robin onto the PUs the lock threads use. */
 	for (unsigned i = 0; i < r->nnoise + r->nvictim; i++)
 		cpu[r->n + i] = cpu[i % r->n];
-	const json_t *events = json_object_get(params, "events");
-
-	if (json_array_size(events) && max_ops == UINT64_MAX) {
+	if (json_array_size(p->events) && max_ops == UINT64_MAX) {
 		r->ev = calloc(1, sizeof(*r->ev));
 		if (!r->ev) {
 			free(cpu);
 			return -1;
 		}
 		/* A libpfm4 failure is recorded per event, never fatal. */
-		cnt_encode(events, r->ev, r->err, sizeof(r->err));
+		cnt_encode(p->events, r->ev, r->err, sizeof(r->err));
 		r->err[0] = 0;
 	}
 	pthread_barrier_init(&r->gate, NULL, total + 1);
-	uint64_t think = tm_ns_to_iters((uint64_t)wl_param_int(params, "think_ns"));
-	uint64_t cs = tm_ns_to_iters((uint64_t)wl_param_int(params, "cs_ns"));
+	uint64_t think = tm_ns_to_iters((uint64_t)p->think_ns);
+	uint64_t cs = tm_ns_to_iters((uint64_t)p->cs_ns);
 
 	for (unsigned i = 0; i < total; i++) {
 		struct worker *w = &r->w[i];
 
 		w->ops = ops;
 		w->gate = &r->gate;
-		w->kind = loop_kind(params);
+		w->kind = loop_kind(p->loop);
 		w->cpu = cpu[i];
 		w->role = i < r->n ? WK_LOCK : i < r->n + r->nnoise ? WK_NOISE : WK_VICTIM;
-		w->victim = victim;
+		w->victim = p->victim;
 		if (w->role == WK_VICTIM && !(w->lat = calloc(1, sizeof(*w->lat)))) {
 			free(cpu);
 			return -1;
@@ -342,7 +331,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		/* Lock-less workloads (hogs, abusers) must not race on the lines. */
 		w->t.cachelines = ops->lock->unlocked ? 0 : r->sh.nlines;
 		w->t.policy = ops->policy;
-		w->t.sample_every = (unsigned)wl_param_int(params, "sample_every");
+		w->t.sample_every = (unsigned)p->sample_every;
 		w->t.max_ops = max_ops;
 		w->t.ns_per_tsc = 1.0 / tm_tsc_per_ns();
 		w->t.index = (int)i;
@@ -426,7 +415,10 @@ int runner_torture(const struct workload_ops *ops, const json_t *params,
 	if (!rp)
 		abort();
 	tm_calibrate();
-	if ((rc = rep_start(rp, ops, params, ops_per_thread, PH_MEASURE))) {
+	struct run_params p;
+
+	run_params_parse(params, &p);
+	if ((rc = rep_start(rp, ops, &p, params, ops_per_thread, PH_MEASURE))) {
 		snprintf(reason, len, "%s", rp->err);
 		if (rc != -2) {
 			rep_free(rp);
@@ -759,11 +751,14 @@ static json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc,
  * median of each "tsc_cycles_per_op" / "ns_per_op" across repetitions. */
 static json_t *measure_run(const struct workload_ops *ops, const json_t *params, json_t *res)
 {
-	unsigned nrep = (unsigned)wl_param_int(params, "repetitions"), nthr;
+	struct run_params p;
+
+	run_params_parse(params, &p);
+	unsigned nrep = (unsigned)p.repetitions, nthr;
 	json_t *reps = json_object_get(res, "repetitions"), *sum = json_object();
 	char err[256] = "";
 
-	if (runner_nthreads(params, &nthr, err, sizeof(err)))
+	if (nthreads_of(p.threads, p.pin, &nthr, err, sizeof(err)))
 		return status_result(res, "failed", err);
 	json_object_set_new(res, "nthreads", json_integer(nthr));
 	for (unsigned k = 0; k < nrep; k++) {
@@ -814,9 +809,11 @@ static json_t *measure_run(const struct workload_ops *ops, const json_t *params,
 json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 {
 	json_t *res = json_object(), *reps = json_array();
-	unsigned nrep = (unsigned)wl_param_int(params, "repetitions");
-	double dur = json_number_value(json_object_get(params, "duration_s"));
-	double warm = json_number_value(json_object_get(params, "warmup_s"));
+	struct run_params p;
+
+	run_params_parse(params, &p); /* the one place params are read by name */
+	unsigned nrep = (unsigned)p.repetitions;
+	double dur = p.duration_s, warm = p.warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
 	/* On the heap: when a thread is stuck the run returns and leaves the
@@ -839,7 +836,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	}
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
-		int rc = rep_start(rp, ops, params, UINT64_MAX, PH_WARMUP);
+		int rc = rep_start(rp, ops, &p, params, UINT64_MAX, PH_WARMUP);
 
 		json_object_set_new(res, "nthreads", json_integer(rp->n));
 		if (rc) {
@@ -902,7 +899,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
 	json_object_set_new(res, "histograms", hg);
 out:
-	if (!strcmp(pstr(params, "keep"), "summary"))
+	if (!strcmp(p.keep, "summary"))
 		keep_summary(res);
 	free(rp);
 	free(opss);

@@ -117,7 +117,5 @@ const struct workload_ops *wl_resolve(const struct wl_lock *lock, int policy, in
 const struct key_desc *wl_keys(const struct workload_ops *o);
 /* Whether the workload needs the kernel's extension (a non-dry request). */
 int wl_needs_slice(const struct workload_ops *o);
-/* Integer value of a key in a run's resolved parameters. */
-int64_t wl_param_int(const json_t *params, const char *key);
 
 #endif

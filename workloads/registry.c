@@ -206,8 +206,3 @@ int wl_needs_slice(const struct workload_ops *o)
 {
 	return o->lock && o->policy != POL_NONE && !o->dry;
 }
-
-int64_t wl_param_int(const json_t *params, const char *key)
-{
-	return json_integer_value(json_object_get(params, key));
-}
