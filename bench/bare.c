@@ -53,11 +53,11 @@ static void *worker(void *arg)
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	if (!strcmp(wl, "spin-tas"))
-		LOOP(tas_acquire(&tas), tas_release(&tas))
+		LOOP(tas_acquire(&tas, NULL), tas_release(&tas, NULL))
 	else if (!strcmp(wl, "futex"))
-		LOOP(fx_lock(&fx), fx_unlock(&fx))
+		LOOP(fx_lock(&fx, NULL), fx_unlock(&fx))
 	else
-		LOOP(adaptive_acquire(&ad), adaptive_release(&ad))
+		LOOP(adaptive_acquire(&ad, NULL), adaptive_release(&ad, NULL))
 	window_ops = ops;
 	return NULL;
 }

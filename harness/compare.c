@@ -56,9 +56,12 @@ const struct cmp_metric cmp_metrics[] = {
 };
 
 /* Run keys that do not define a point: how long or how often it was
- * measured, what was kept, and the watchdog.  Pairing ignores them. */
+ * measured, what was kept, and the watchdog.  Pairing ignores them.  The
+ * lock x policy x dry triple is in the workload's name already (results
+ * from before it was recorded lack it). */
 static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
-					    "repetitions", "events", "keep", NULL };
+					    "repetitions", "events", "keep",
+					    "lock", "policy", "dry", NULL };
 
 static int ignored(const char *k)
 {
@@ -690,6 +693,14 @@ static void add_rows(json_t *rep, const json_t *ra, const json_t *rb, const char
 		add_str(rep, "warnings",
 			json_sprintf("%s %s: %.0f threads in A but %.0f in %s (\"Nx\" follows the "
 				     "PU count)", res_str(ra, "workload", "?"), point, nta, ntb, fb));
+	const char *ga = res_str(ra, "rseq_registration.kind", NULL);
+	const char *gb = res_str(rb, "rseq_registration.kind", NULL);
+
+	if (ga && gb && strcmp(ga, gb))
+		add_str(rep, "warnings",
+			json_sprintf("%s %s: rseq registration differs: A \"%s\" vs %s \"%s\" (the "
+				     "kernel's rseq work on return to user space differs, not only "
+				     "the requests)", res_str(ra, "workload", "?"), point, ga, fb, gb));
 	for (size_t k = 0; k < o->nmetrics; k++) {
 		json_t *row = make_row(ra, rb, fa, fb, o->metrics[k], point, group);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "policy.h"
 #include "regfile.h"
 #include "topo.h"
 
@@ -35,12 +36,34 @@ int cfg_fail_parse(struct cfg_ctx *c, const json_error_t *je)
 
 static void known_workloads(char *buf, size_t len)
 {
+	const struct workload_ops *o;
 	size_t off = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; wl_registry[i] && off < len; i++)
+	for (size_t i = 0; (o = wl_named(i)) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", o->name);
+	if (off < len)
+		snprintf(buf + off, len - off, "; or LOCK+POLICY[+dry]");
+}
+
+static void known_locks(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; wl_locks[i] && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					wl_registry[i]->name);
+					wl_locks[i]->name);
+}
+
+static void known_policies(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < POL_COUNT && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					wl_policy_names[i]);
 }
 
 /* One scalar value of key k at path. */
@@ -57,6 +80,19 @@ static int check_value(struct cfg_ctx *c, const struct key_desc *k, const json_t
 		known_workloads(names, sizeof(names));
 		return cfg_fail(c, path, "unknown workload \"%s\" (known: %s)",
 				json_string_value(v), names);
+	}
+	if (!strcmp(k->name, "lock") && !wl_lock_find(json_string_value(v))) {
+		char names[512];
+
+		known_locks(names, sizeof(names));
+		return cfg_fail(c, path, "unknown lock \"%s\" (known: %s)", json_string_value(v),
+				names);
+	}
+	if (!strcmp(k->name, "policy") && wl_policy_find(json_string_value(v)) == POL_COUNT) {
+		char names[256];
+
+		known_policies(names, sizeof(names));
+		return cfg_fail(c, path, "\"%s\" is not one of %s", json_string_value(v), names);
 	}
 	if (!strcmp(k->name, "pin") && topo_check_pin(json_string_value(v), msg, sizeof(msg)))
 		return cfg_fail(c, path, "%s", msg);
@@ -124,30 +160,39 @@ static int check_key(struct cfg_ctx *c, const struct key_desc *k, const json_t *
 	return 0;
 }
 
-/* The workload key tables of the workloads a run names, or of all. */
-static size_t wl_tables(const json_t *wl, const struct key_desc **tabs, size_t max)
+/* The key tables of the locks a run names (its "lock" values, else its
+ * workloads' locks), or of every lock and workload when both are NULL. */
+static size_t wl_tables(const json_t *wl, const json_t *lk, const struct key_desc **tabs,
+			size_t max)
 {
+	const struct workload_ops *o;
 	size_t n = 0, i;
-	json_t *e;
+	json_t *e, *list;
 
-	if (!wl) {
-		for (i = 0; wl_registry[i] && n < max; i++)
-			tabs[n++] = wl_registry[i]->keys;
+	if (!wl && !lk) {
+		for (i = 0; wl_locks[i] && n < max; i++)
+			tabs[n++] = wl_locks[i]->keys;
+		for (i = 0; (o = wl_named(i)) && n < max; i++)
+			if (!o->lock)
+				tabs[n++] = o->keys;
 		return n;
 	}
-	if (json_is_string(wl)) {
-		const struct workload_ops *o = wl_find(json_string_value(wl));
+	list = json_is_array(lk ? lk : wl) ? json_incref((json_t *)(lk ? lk : wl))
+					   : json_pack("[O]", lk ? lk : wl);
+	json_array_foreach(list, i, e) {
+		const char *name = json_string_value(e);
+		const struct wl_lock *l = NULL;
 
-		if (o)
-			tabs[n++] = o->keys;
-		return n;
+		if (!name || n >= max)
+			continue;
+		if (lk)
+			l = wl_lock_find(name);
+		else if ((o = wl_find(name)))
+			tabs[n++] = wl_keys(o);
+		if (l)
+			tabs[n++] = l->keys;
 	}
-	json_array_foreach(wl, i, e) {
-		const struct workload_ops *o = wl_find(json_string_value(e));
-
-		if (o && n < max)
-			tabs[n++] = o->keys;
-	}
+	json_decref(list);
 	return n;
 }
 
@@ -160,9 +205,10 @@ static const struct key_desc *lookup(const char *name, const struct key_desc **t
 	return k;
 }
 
-/* Checks a defaults or run object; wl_scope = its "workload" value or NULL. */
+/* Checks a defaults or run object; wl_scope and lk_scope = the "workload"
+ * and "lock" values in force for it, or NULL. */
 static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
-			 const json_t *wl_scope)
+			 const json_t *wl_scope, const json_t *lk_scope)
 {
 	const struct key_desc *tabs[64];
 	const char *name;
@@ -176,7 +222,11 @@ static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 	snprintf(sub, sizeof(sub), "%s.workload", path);
 	if (v && check_key(c, run_keys, v, sub))
 		return -1;
-	size_t ntabs = wl_tables(wl_scope, tabs, 64);
+	v = json_object_get(o, "lock");
+	snprintf(sub, sizeof(sub), "%s.lock", path);
+	if (v && check_key(c, key_find(run_keys, "lock"), v, sub))
+		return -1;
+	size_t ntabs = wl_tables(wl_scope, lk_scope, tabs, 64);
 
 	json_object_foreach((json_t *)o, name, v) {
 		snprintf(sub, sizeof(sub), "%s.%s", path, name);
@@ -189,7 +239,7 @@ static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 
 		if (!k) {
 			const struct key_desc *all[64];
-			size_t nall = wl_tables(NULL, all + 1, 63) + 1;
+			size_t nall = wl_tables(NULL, NULL, all + 1, 63) + 1;
 
 			all[0] = run_keys;
 			const char *near = key_suggest(name, all, nall);
@@ -290,81 +340,148 @@ static json_t *pick(const json_t *run, const json_t *defs, const struct key_desc
 	return v ? json_incref(v) : key_default(k);
 }
 
-/* How many points a run's lists expand to (before duplicates merge). */
-static double run_points(const json_t *run, const json_t *defs, const json_t *wlist)
+/* The keys that choose what runs (lock x policy x dry), not how. */
+static int is_selector(const char *name)
 {
-	double total = 0;
-	size_t i;
-	json_t *wl;
-
-	json_array_foreach(wlist, i, wl) {
-		const struct workload_ops *ops = wl_find(json_string_value(wl));
-		double n = 1;
-
-		for (const struct key_desc *k = run_keys + 1; k->name; k++) {
-			json_t *v = pick(run, defs, k), *l = as_list(v, k);
-
-			n *= (double)json_array_size(l);
-			json_decref(l);
-			json_decref(v);
-		}
-		for (const struct key_desc *k = ops->keys; k && k->name; k++) {
-			json_t *v = pick(run, defs, k), *l = as_list(v, k);
-
-			n *= (double)json_array_size(l);
-			json_decref(l);
-			json_decref(v);
-		}
-		total += n;
-	}
-	return total;
+	return !strcmp(name, "workload") || !strcmp(name, "lock") || !strcmp(name, "policy") ||
+	       !strcmp(name, "dry");
 }
 
-/* 0, -1 out of memory, or the number of points (> 0) when they would take
- * the suite past CFG_MAX_RUNS. */
-static double expand_run(struct cfg_suite *s, const json_t *run, const json_t *defs)
+/* Where a run's key came from, for an error message. */
+static void key_path(char *buf, size_t len, const json_t *run, size_t idx, const char *key)
 {
-	json_t *wls = pick(run, defs, run_keys), *wl;
+	if (json_object_get(run, key))
+		snprintf(buf, len, "runs[%zu].%s", idx, key);
+	else
+		snprintf(buf, len, "defaults.%s", key);
+}
+
+/* The workload of one (workload, lock, policy, dry) choice, where null
+ * lock/policy/dry keep the workload's own; NULL after cfg_fail. */
+static const struct workload_ops *choose(struct cfg_ctx *c, const json_t *run, size_t idx,
+					 const json_t *wl, const json_t *lk, const json_t *pol,
+					 const json_t *dry)
+{
+	const struct workload_ops *o = wl_find(json_string_value(wl));
+	char path[64];
+	const char *why;
+
+	if (!o->lock) {
+		if (json_is_null(lk) && json_is_null(pol) && json_is_null(dry))
+			return o;
+		key_path(path, sizeof(path), run, idx, !json_is_null(lk) ? "lock" :
+						       !json_is_null(pol) ? "policy" : "dry");
+		cfg_fail(c, path, "workload \"%s\" measures itself: it takes no lock, policy or dry",
+			 o->name);
+		return NULL;
+	}
+	const struct wl_lock *l = json_is_null(lk) ? o->lock : wl_lock_find(json_string_value(lk));
+	int p = json_is_null(pol) ? o->policy : (int)wl_policy_find(json_string_value(pol));
+	int d = json_is_null(dry) ? o->dry : json_is_true(dry);
+	const struct workload_ops *r = wl_resolve(l, p, d, &why);
+
+	if (r)
+		return r;
+	if (p == POL_REARM && !wl_has_trylock(l)) {
+		char names[256] = "";
+
+		for (size_t i = 0; wl_locks[i]; i++)
+			if (wl_has_trylock(wl_locks[i]))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 *names ? ", " : "", wl_locks[i]->name);
+		key_path(path, sizeof(path), run, idx, "policy");
+		cfg_fail(c, path, "\"rearm\" needs a lock with trylock; \"%s\" has none (with "
+				  "trylock: %s)", l->name, names);
+	} else {
+		key_path(path, sizeof(path), run, idx, "dry");
+		cfg_fail(c, path, "true: %s (the policy is \"%s\")", why, wl_policy_names[p]);
+	}
+	return NULL;
+}
+
+/* Expands one resolved workload over every other key of the run. */
+static int expand_ops(struct cfg_suite *s, const struct workload_ops *ops, const json_t *run,
+		      const json_t *defs, const char *label, double *over)
+{
+	const char *keys[128];
+	json_t *lists[128], *point = json_object();
+	size_t n = 0;
+	int rc;
+
+	if (ops->lock)
+		json_object_set_new(point, "lock", json_string(ops->lock->name));
+	json_object_set_new(point, "policy",
+			    ops->lock ? json_string(wl_policy_names[ops->policy]) : json_null());
+	json_object_set_new(point, "dry", ops->lock ? json_boolean(ops->dry) : json_null());
+	if (!ops->lock)
+		json_object_set_new(point, "lock", json_null());
+	for (const struct key_desc *k = run_keys; k->name; k++) {
+		if (is_selector(k->name))
+			continue;
+		json_t *v = pick(run, defs, k);
+
+		keys[n] = k->name;
+		lists[n++] = as_list(v, k);
+		json_decref(v);
+	}
+	for (const struct key_desc *k = wl_keys(ops); k && k->name && n < 128; k++) {
+		json_t *v = pick(run, defs, k);
+
+		keys[n] = k->name;
+		lists[n++] = as_list(v, k);
+		json_decref(v);
+	}
+	/* The product of the lists, counted before it is built: a sweep past
+	 * the cap is refused at once, not after minutes of expansion. */
+	double np = 1;
+
+	for (size_t j = 0; j < n; j++)
+		np *= (double)json_array_size(lists[j]);
+	if ((double)s->nruns + np > CFG_MAX_RUNS) {
+		*over = np;
+		rc = -3;
+	} else {
+		rc = expand(s, ops, keys, lists, n, 0, point, label);
+	}
+	for (size_t j = 0; j < n; j++)
+		json_decref(lists[j]);
+	json_decref(point);
+	return rc;
+}
+
+/* -1 out of memory, -2 a refused lock x policy pair (c->err says which),
+ * -3 past CFG_MAX_RUNS (*over: the points of the choice that would be). */
+static int expand_run(struct cfg_ctx *c, struct cfg_suite *s, const json_t *run, size_t idx,
+		      const json_t *defs, double *over)
+{
+	static const char *const sel[] = { "workload", "lock", "policy", "dry" };
+	json_t *l[4];
 	const char *label = json_string_value(json_object_get(run, "label"));
-	json_t *wlist = as_list(wls, run_keys);
-	size_t i;
+	size_t i[4];
+	json_t *e[4];
 	int rc = 0;
 
-	json_decref(wls);
-	double npoints = run_points(run, defs, wlist);
+	for (int k = 0; k < 4; k++) {
+		const struct key_desc *kd = key_find(run_keys, sel[k]);
+		json_t *v = pick(run, defs, kd);
 
-	if ((double)s->nruns + npoints > CFG_MAX_RUNS) {
-		json_decref(wlist);
-		return npoints;
+		l[k] = as_list(v, kd);
+		json_decref(v);
 	}
-	json_array_foreach(wlist, i, wl) {
-		const struct workload_ops *ops = wl_find(json_string_value(wl));
-		const char *keys[128];
-		json_t *lists[128], *point = json_object();
-		size_t n = 0;
+	json_array_foreach(l[0], i[0], e[0])
+		json_array_foreach(l[1], i[1], e[1])
+			json_array_foreach(l[2], i[2], e[2])
+				json_array_foreach(l[3], i[3], e[3]) {
+					const struct workload_ops *o =
+						choose(c, run, idx, e[0], e[1], e[2], e[3]);
 
-		for (const struct key_desc *k = run_keys + 1; k->name; k++) {
-			json_t *v = pick(run, defs, k);
-
-			keys[n] = k->name;
-			lists[n++] = as_list(v, k);
-			json_decref(v);
-		}
-		for (const struct key_desc *k = ops->keys; k && k->name && n < 128; k++) {
-			json_t *v = pick(run, defs, k);
-
-			keys[n] = k->name;
-			lists[n++] = as_list(v, k);
-			json_decref(v);
-		}
-		rc = expand(s, ops, keys, lists, n, 0, point, label);
-		for (size_t j = 0; j < n; j++)
-			json_decref(lists[j]);
-		json_decref(point);
-		if (rc)
-			break;
-	}
-	json_decref(wlist);
+					rc = !o ? -2 : expand_ops(s, o, run, defs, label, over);
+					if (rc)
+						goto out;
+				}
+out:
+	for (int k = 0; k < 4; k++)
+		json_decref(l[k]);
 	return rc;
 }
 
@@ -441,7 +558,8 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 	json_t *defs = json_object_get(s->root, "defaults");
 	json_t *runs = json_object_get(s->root, "runs");
 
-	if (defs && check_run_obj(&c, defs, "defaults", json_object_get(defs, "workload")))
+	if (defs && check_run_obj(&c, defs, "defaults", json_object_get(defs, "workload"),
+				  json_object_get(defs, "lock")))
 		return -1;
 	if (!json_is_array(runs) || !json_array_size(runs))
 		return cfg_fail(&c, "runs", "must be a non-empty list of run objects");
@@ -454,7 +572,11 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 		if (!scope)
 			scope = json_object_get(defs, "workload");
 		json_t *def = scope ? NULL : key_default(run_keys); /* "workload" */
-		int rc = check_run_obj(&c, v, p, scope ? scope : def);
+		json_t *lk = json_object_get(v, "lock");
+
+		if (!lk)
+			lk = json_object_get(defs, "lock");
+		int rc = check_run_obj(&c, v, p, scope ? scope : def, lk);
 
 		json_decref(def);
 		if (rc)
@@ -462,19 +584,20 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 	}
 	s->seen = json_object();
 	json_array_foreach(runs, i, v) {
-		double e = expand_run(s, v, defs);
+		double over = 0;
+		int rc = expand_run(&c, s, v, i, defs, &over);
 
-		if (!e)
-			continue;
-		if (e < 0)
+		if (rc == -1)
 			snprintf(err, len, "%s: out of memory expanding runs", path);
-		else
+		else if (rc == -3)
 			snprintf(err, len, "%s: runs[%zu]: expands to %.0f run points (the product of "
 				 "its lists), which takes the suite past its cap of %d (%zu before "
-				 "it); split it into several suites", path, i, e, CFG_MAX_RUNS, s->nruns);
-		json_decref(s->seen);
-		s->seen = NULL;
-		return -1;
+				 "it); split it into several suites", path, i, over, CFG_MAX_RUNS, s->nruns);
+		if (rc) {
+			json_decref(s->seen);
+			s->seen = NULL;
+			return -1;
+		}
 	}
 	json_decref(s->seen);
 	s->seen = NULL;

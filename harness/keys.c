@@ -2,48 +2,82 @@
 #include "keys.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define VP(f) NULL, KEY_FIELD(struct victim_params, f)
+#define RP(f) NULL, KEY_FIELD(struct run_params, f)
+
 const struct key_desc victim_keys[] = {
-	{ "threads", KT_INT, "1", 1, 64, "threads", "latency probe threads (on the lock threads' PUs)" },
-	{ "interval_us", KT_INT, "1000", 10, 1000000, "us", "absolute-time sleep period" },
-	{ "policy", KT_STR, "\"other\"", 0, 0, "", "other (SCHED_OTHER) | fifo (SCHED_FIFO)" },
-	{ "priority", KT_INT, "1", 1, 99, "", "SCHED_FIFO priority (policy fifo only)" },
+	{ "threads", KT_INT, "1", 1, 64, "threads", "latency probe threads (on the lock threads' PUs)",
+	  VP(threads) },
+	{ "interval_us", KT_INT, "1000", 10, 1000000, "us", "absolute-time sleep period",
+	  VP(interval_us) },
+	{ "policy", KT_STR, "\"other\"", 0, 0, "", "other (SCHED_OTHER) | fifo (SCHED_FIFO)",
+	  VP(policy) },
+	{ "priority", KT_INT, "1", 1, 99, "", "SCHED_FIFO priority (policy fifo only)", VP(priority) },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
 const struct key_desc run_keys[] = {
-	{ "workload", KT_STR, "\"spin-tas\"", 0, 0, "", "workload name (see `slicebench list`)" },
+	{ "workload", KT_STR, "\"spin-tas\"", 0, 0, "",
+	  "workload: an alias or LOCK+POLICY[+dry] (see `slicebench list`)",
+	  RP(workload) },
+	{ "lock", KT_STR, "null", 0, 0, "", "lock algorithm, replacing the workload's (null = keep it)",
+	  RP(lock) },
+	{ "policy", KT_STR, "null", 0, 0, "",
+	  "waiting policy, replacing the workload's: none | cs | pre | rearm | noyield | hog "
+	  "(null = keep it)",
+	  RP(policy) },
+	{ "dry", KT_BOOL, "null", 0, 0, "",
+	  "true: the requests go to an area the kernel never reads, the control (null = the "
+	  "workload's)" },
 	{ "threads", KT_THREADS, "2", 1, 4096, "threads",
-	  "lock threads; \"Nx\" means N per processing unit of the pin set" },
+	  "lock threads; \"Nx\" means N per processing unit of the pin set",
+	  RP(threads) },
 	{ "cs_ns", KT_INT, "100", 0, 100000000, "ns",
-	  "busy work inside the critical section (calibrated loop)" },
-	{ "think_ns", KT_INT, "200", 0, 100000000, "ns", "busy work between critical sections" },
+	  "busy work inside the critical section (calibrated loop)",
+	  RP(cs_ns) },
+	{ "think_ns", KT_INT, "200", 0, 100000000, "ns", "busy work between critical sections",
+	  RP(think_ns) },
 	{ "cachelines", KT_INT, "1", 1, 4096, "lines",
-	  "shared cache lines written in each critical section" },
+	  "shared cache lines written in each critical section",
+	  RP(cachelines) },
 	{ "pin", KT_STR, "\"compact\"", 0, 0, "",
-	  "none | compact | scatter | oversubscribe:N | cpus:LIST" },
-	{ "noise", KT_INT, "0", 0, 1024, "threads", "CPU hogs on the same PUs, to provoke preemption" },
-	{ "duration_s", KT_NUM, "1.0", 0.01, 86400, "s", "measured window per repetition" },
-	{ "warmup_s", KT_NUM, "0.2", 0, 3600, "s", "unmeasured run-in before each window" },
-	{ "repetitions", KT_INT, "3", 1, 1000, "", "independent repetitions (fresh threads each)" },
+	  "none | compact | scatter | oversubscribe:N | cpus:LIST",
+	  RP(pin) },
+	{ "noise", KT_INT, "0", 0, 1024, "threads", "CPU hogs on the same PUs, to provoke preemption",
+	  RP(noise) },
+	{ "duration_s", KT_NUM, "1.0", 0.01, 86400, "s", "measured window per repetition",
+	  RP(duration_s) },
+	{ "warmup_s", KT_NUM, "0.2", 0, 3600, "s", "unmeasured run-in before each window",
+	  RP(warmup_s) },
+	{ "repetitions", KT_INT, "3", 1, 1000, "", "independent repetitions (fresh threads each)",
+	  RP(repetitions) },
 	{ "sample_every", KT_INT, "64", 1, 1000000, "ops",
-	  "time one acquire/hold in this many operations" },
+	  "time one acquire/hold in this many operations",
+	  RP(sample_every) },
 	{ "loop", KT_STR, "\"sampled\"", 0, 0, "",
-	  "sampled | bare (no timing at all) | every (time every op)" },
+	  "sampled | bare (no timing at all) | every (time every op)",
+	  RP(loop) },
 	{ "events", KT_LIST,
 	  "[\"cycles\",\"instructions\",\"cache-misses\",\"context-switches\","
 	  "\"cpu-migrations\",\"task-clock\",\"sched:sched_switch\"]",
-	  0, 16, "", "libpfm4 event names counted per thread in the window ([] = none)" },
+	  0, 16, "", "libpfm4 event names counted per thread in the window ([] = none)",
+	  RP(events) },
 	{ "victim", KT_OBJ, "null", 0, 0, "",
-	  "cyclictest-style wakeup-latency probe: {threads, interval_us, policy, priority}", victim_keys },
+	  "cyclictest-style wakeup-latency probe: {threads, interval_us, policy, priority}", victim_keys,
+	  KEY_FIELD(struct run_params, victim) },
 	{ "slice_ext_nsec", KT_INT, "0", 0, 1000000, "ns",
-	  "debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)" },
+	  "debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)",
+	  RP(slice_ext_nsec) },
 	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
-	  "watchdog; 0 = repetitions*(warmup+duration)+30 s" },
+	  "watchdog; 0 = repetitions*(warmup+duration)+30 s",
+	  RP(timeout_s) },
 	{ "keep", KT_STR, "\"all\"", 0, 0, "",
-	  "all | summary (drop per-thread arrays and histogram buckets: size flat in threads)" },
+	  "all | summary (drop per-thread arrays and histogram buckets: size flat in threads)",
+	  RP(keep) },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -90,6 +124,12 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 			}
 		return 0;
 	}
+	case KT_BOOL:
+		if (!json_is_boolean(v)) {
+			snprintf(msg, len, "must be true or false");
+			return -1;
+		}
+		return 0;
 	case KT_STR:
 		if (!json_is_string(v)) {
 			snprintf(msg, len, "must be a string");
@@ -220,6 +260,48 @@ void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope)
 			fputs(*c == '|' ? "\\|" : (char[2]){ *c, 0 }, f);
 		fputs(" |\n", f);
 	}
+}
+
+void key_bind(const struct key_desc *tab, const json_t *params, void *base)
+{
+	for (; tab && tab->name; tab++) {
+		json_t *v = json_object_get(params, tab->name);
+		char *at = (char *)base + tab->off;
+
+		if (!tab->size)
+			continue;
+		switch (tab->type) {
+		case KT_INT:
+			if (tab->size == sizeof(uint32_t))
+				*(uint32_t *)at = (uint32_t)json_integer_value(v);
+			else if (tab->size == sizeof(uint64_t))
+				*(uint64_t *)at = (uint64_t)json_integer_value(v);
+			break;
+		case KT_NUM:
+			*(double *)at = json_number_value(v);
+			break;
+		case KT_STR:
+			*(const char **)at = json_string_value(v);
+			break;
+		case KT_THREADS:
+		case KT_LIST:
+			*(const json_t **)at = v;
+			break;
+		case KT_OBJ:
+			if (json_is_object(v))
+				key_bind(tab->sub, v, at);
+			break;
+		case KT_BOOL:
+			*(int *)at = json_is_true(v);
+			break;
+		}
+	}
+}
+
+void run_params_parse(const json_t *params, struct run_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	key_bind(run_keys, params, p);
 }
 
 json_t *key_complete_obj(const struct key_desc *k, const json_t *v)

@@ -4,6 +4,7 @@
 #define SB_KEYS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -15,6 +16,7 @@ enum key_type {
 	KT_THREADS, /* integer, or "Nx" = N times the PUs the pin policy uses */
 	KT_LIST,    /* JSON list of strings, taken whole (never swept) */
 	KT_OBJ,	    /* null, or an object of the keys in .sub (defaults filled in) */
+	KT_BOOL,    /* true or false */
 };
 
 struct key_desc {
@@ -25,6 +27,30 @@ struct key_desc {
 	const char *unit;
 	const char *help;
 	const struct key_desc *sub; /* KT_OBJ: its keys */
+	/* Binding (fio's .off1): a KT_INT key with size 4 or 8 is stored at
+	 * base + off by key_bind(); size 0 leaves it to its reader. */
+	size_t off;
+	unsigned size;
+};
+
+/* A key bound to field f of struct type s. */
+#define KEY_FIELD(s, f) .off = offsetof(s, f), .size = sizeof(((s *)0)->f)
+
+/* A run's keys, typed: filled from its resolved parameters once by
+ * run_params_parse(), through the .off binding of run_keys. */
+struct victim_params {
+	int64_t threads; /* 0: no victim */
+	int64_t interval_us, priority;
+	const char *policy;
+};
+
+struct run_params {
+	const json_t *threads; /* an integer, or "Nx" (N per PU of the pin set) */
+	int64_t cs_ns, think_ns, cachelines, noise, repetitions, sample_every, slice_ext_nsec;
+	double duration_s, warmup_s, timeout_s;
+	const char *workload, *lock, *policy, *pin, *loop, *keep;
+	const json_t *events;
+	struct victim_params victim;
 };
 
 /* Keys every run has; each may be a scalar or a list to sweep. */
@@ -41,6 +67,14 @@ void key_print_table(FILE *f, const struct key_desc *tab);
 json_t *key_default(const struct key_desc *k);
 /* A KT_OBJ value with its defaults filled in (new reference; null stays). */
 json_t *key_complete_obj(const struct key_desc *k, const json_t *v);
+/* Stores the bound keys of tab from params (every key resolved) at base:
+ * KT_INT as an int of .size, KT_NUM as a double, KT_STR as a const char *,
+ * KT_THREADS and KT_LIST as a const json_t *, KT_OBJ's .sub keys into the
+ * struct at .off (left zeroed when the value is null).  Strings and JSON
+ * point into params. */
+void key_bind(const struct key_desc *tab, const json_t *params, void *base);
+/* The typed parameters of one run (params: every key resolved). */
+void run_params_parse(const json_t *params, struct run_params *p);
 /* One markdown table row per key (the README's key table). */
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope);
 

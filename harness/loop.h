@@ -1,11 +1,18 @@
 /* loop.h - the thread loop: think, acquire, critical section, release.
  *
- * Instantiated per workload and per variant with the workload's own inline
- * lock/unlock, so nothing in the loop is an indirect call.  Everything the
- * loop counts lives in locals and is published once at the end. */
+ * wl_loop() is one always-inline function, instantiated per lock, waiting
+ * policy and loop kind with the lock's own inline acquire/trylock/release
+ * as constant arguments, so nothing in the loop is an indirect call and
+ * every instruction keeps the line of the statement it came from (a
+ * backslash macro would put them all on the line that expands it, where
+ * perf annotate cannot tell them apart).  Everything the loop counts lives
+ * in locals and is published once at the end. */
 #ifndef SB_LOOP_H
 #define SB_LOOP_H
 
+#include <immintrin.h>
+
+#include "policy.h"
 #include "timing.h"
 #include "workload.h"
 
@@ -29,107 +36,157 @@ static inline uint64_t wl_ns(const struct wl_thread *t, uint64_t cycles)
 	return (uint64_t)((double)cycles * t->ns_per_tsc);
 }
 
-/* Slice policies: the honest one, and two abusers that the kernel must
- * contain (seed 000: EEVDF is supposed to make abuse pointless). */
-enum wl_slice_policy {
-	SP_NONE,    /* no extension */
-	SP_YIELD,   /* request around the critical section, yield when granted */
-	SP_NOYIELD, /* request and clear, but ignore grants: never yield */
-	SP_HOG,     /* request at every op and never clear it */
-};
+typedef void (*wl_lock_fn)(void *lock, struct wl_thread *t);
+typedef int (*wl_trylock_fn)(void *lock, struct wl_thread *t);
 
-/* LOCK(lock, t) / UNLOCK(lock, t) are the workload's inline functions;
- * SLICE a wl_slice_policy, KIND a wl_loop_kind: compile-time constants. */
-#define WL_LOOP_BODY(LOCK, UNLOCK, SLICE, KIND)                                           \
-	do {                                                                               \
-		struct wl_shared *sh_ = t->sh;                                             \
-		void *lk_ = t->lock;                                                       \
-		uint64_t ops_ = 0, total_ = 0, left_ = t->max_ops;                         \
-		uint64_t req_ = 0, grant_ = 0, yield_ = 0;                                 \
-		int gseen_ = 0; /* SP_HOG: grant seen at the previous op */                \
-		unsigned every_ = (KIND) == LOOP_EVERY ? 1 : t->sample_every;             \
-		unsigned count_ = every_;                                                  \
-		int phase_ = PH_NONE; /* a late starter must still see PH_STOP */        \
-		for (;;) {                                                                 \
-			/* relaxed: the phase only bounds the window, it orders nothing */ \
-			int p_ = atomic_load_explicit(&sh_->phase, memory_order_relaxed);  \
-			if (p_ != phase_) {                                                \
-				wl_phase_change(t, phase_, p_);                            \
-				if (p_ == PH_STOP) {                                       \
-					if (phase_ != PH_MEASURE) /* never measured */     \
-						ops_ = req_ = grant_ = yield_ = 0;         \
-					break;                                             \
-				}                                                          \
-				phase_ = p_;                                               \
-				ops_ = req_ = grant_ = yield_ = 0;                         \
-			}                                                                  \
-			if (!left_--)                                                      \
-				break;                                                     \
-			tm_busy_iters(t->think_iters);                                     \
-			int smp_ = (KIND) != LOOP_BARE && phase_ == PH_MEASURE &&          \
-				   --count_ == 0;                                          \
-			uint64_t t0_ = 0, t1_ = 0;                                         \
-			if (smp_)                                                          \
-				t0_ = tm_tsc();                                            \
-			LOCK(lk_, t);                                                      \
-			if ((SLICE) == SP_HOG) { /* count each grant once, re-arm */       \
-				int g_ = atomic_load_explicit(&t->slice.rs->granted,       \
-							      memory_order_relaxed);       \
-				grant_ += g_ && !gseen_;                                   \
-				gseen_ = g_;                                               \
-			}                                                                  \
-			if (SLICE) {                                                       \
-				slice_request(t->slice.rs);                                \
-				req_++;                                                    \
-			}                                                                  \
-			if (smp_)                                                          \
-				t1_ = tm_tsc();                                            \
-			wl_critical_section(t);                                            \
-			if (smp_) {                                                        \
-				uint64_t t2_ = tm_tsc();                                   \
-				hist_add(&t->acquire_ns, wl_ns(t, t1_ - t0_));             \
-				hist_add(&t->hold_ns, wl_ns(t, t2_ - t1_));                \
-				count_ = every_;                                           \
-			}                                                                  \
-			UNLOCK(lk_, t);                                                    \
-			if (((SLICE) == SP_YIELD || (SLICE) == SP_NOYIELD) &&              \
-			    slice_clear(t->slice.rs)) {                                    \
-				grant_++;                                                  \
-				if ((SLICE) == SP_YIELD)                                   \
-					yield_ += slice_yield() == 1;                      \
-			}                                                                  \
-			ops_++;                                                            \
-			total_++;                                                          \
-		}                                                                          \
-		if ((SLICE) == SP_HOG)                                                     \
-			slice_clear(t->slice.rs);                                          \
-		t->ops = ops_;                                                             \
-		t->total_ops = total_;                                                     \
-		t->slice_requests = req_;                                                  \
-		t->slice_grants = grant_;                                                  \
-		t->slice_yields = yield_;                                                  \
-	} while (0)
-
-/* Defines the three variants of one workload's loop; WL_LOOPS(pfx) is the
- * matching initializer for workload_ops.loop. */
-#define WL_DEFINE_LOOPS(pfx, LOCK, UNLOCK, SLICE)                                          \
-	static void pfx##_loop_sampled(struct wl_thread *t)                                \
-	{                                                                                  \
-		WL_LOOP_BODY(LOCK, UNLOCK, SLICE, LOOP_SAMPLED);                           \
-	}                                                                                  \
-	static void pfx##_loop_bare(struct wl_thread *t)                                   \
-	{                                                                                  \
-		WL_LOOP_BODY(LOCK, UNLOCK, SLICE, LOOP_BARE);                              \
-	}                                                                                  \
-	static void pfx##_loop_every(struct wl_thread *t)                                  \
-	{                                                                                  \
-		WL_LOOP_BODY(LOCK, UNLOCK, SLICE, LOOP_EVERY);                             \
+/* Clears the request after a release or a failed attempt; counts a grant
+ * and gives it back when the policy yields. */
+static inline __attribute__((always_inline)) void
+wl_clear(struct sb_rseq *rs, const enum wl_policy pol, uint64_t *grants, uint64_t *yields)
+{
+	if (slice_clear(rs)) {
+		++*grants;
+		if (wl_policy_yields(pol))
+			*yields += slice_yield() == 1;
 	}
+}
 
-#define WL_LOOPS(pfx)                                                                      \
+/* POL_REARM's acquisition: the request is armed for each attempt and
+ * cleared between attempts, so a waiter that got extra time gives the CPU
+ * back at once.  It spins on trylock alone: a sleeping lock never sleeps
+ * under this policy. */
+static inline __attribute__((always_inline)) void
+wl_rearm_acquire(struct wl_thread *t, void *lk, const wl_trylock_fn trylock, uint64_t *req,
+		 uint64_t *grants, uint64_t *yields)
+{
+	struct sb_rseq *rs = t->slice.rs;
+
+	slice_request(rs);
+	++*req;
+	while (!trylock(lk, t)) {
+		wl_clear(rs, POL_REARM, grants, yields);
+		_mm_pause();
+		slice_request(rs);
+		++*req;
+	}
+}
+
+static inline __attribute__((always_inline)) void
+wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylock,
+	const wl_lock_fn release, const enum wl_policy pol, const enum wl_loop_kind kind)
+{
+	struct wl_shared *sh = t->sh;
+	struct sb_rseq *rs = t->slice.rs;
+	void *lk = t->lock;
+	uint64_t ops = 0, total = 0, left = t->max_ops;
+	uint64_t req = 0, grants = 0, yields = 0;
+	int gseen = 0; /* POL_HOG: grant seen at the previous op */
+	unsigned every = kind == LOOP_EVERY ? 1 : t->sample_every;
+	unsigned count = every;
+	int phase = PH_NONE; /* a late starter must still see PH_STOP */
+
+	for (;;) {
+		/* relaxed: the phase only bounds the window, it orders nothing */
+		int p = atomic_load_explicit(&sh->phase, memory_order_relaxed);
+
+		if (p != phase) {
+			wl_phase_change(t, phase, p);
+			if (p == PH_STOP) {
+				if (phase != PH_MEASURE) { /* never measured */
+					ops = req = grants = yields = 0;
+					t->sleep_requests = t->sleep_grants = 0;
+					t->sleep_yields = 0;
+				}
+				break;
+			}
+			phase = p;
+			ops = req = grants = yields = 0;
+			t->sleep_requests = t->sleep_grants = t->sleep_yields = 0;
+		}
+		if (!left--)
+			break;
+		tm_busy_iters(t->think_iters);
+		int smp = kind != LOOP_BARE && phase == PH_MEASURE && --count == 0;
+		uint64_t t0 = 0, t1 = 0;
+
+		if (smp)
+			t0 = tm_tsc();
+		if (pol == POL_PRE) {
+			slice_request(rs);
+			req++;
+		}
+		if (pol == POL_REARM)
+			wl_rearm_acquire(t, lk, trylock, &req, &grants, &yields);
+		else
+			acquire(lk, t);
+		if (pol == POL_HOG) { /* count each grant once, re-arm */
+			int g = atomic_load_explicit(&rs->granted, memory_order_relaxed);
+
+			grants += g && !gseen;
+			gseen = g;
+		}
+		if (pol == POL_CS || pol == POL_NOYIELD || pol == POL_HOG) {
+			slice_request(rs);
+			req++;
+		}
+		if (smp)
+			t1 = tm_tsc();
+		wl_critical_section(t);
+		if (smp) {
+			uint64_t t2 = tm_tsc();
+
+			hist_add(&t->acquire_ns, wl_ns(t, t1 - t0));
+			hist_add(&t->hold_ns, wl_ns(t, t2 - t1));
+			count = every;
+		}
+		release(lk, t);
+		if (pol != POL_NONE && pol != POL_HOG)
+			wl_clear(rs, pol, &grants, &yields);
+		ops++;
+		total++;
+	}
+	if (pol == POL_HOG)
+		slice_clear(rs);
+	t->ops = ops;
+	t->total_ops = total;
+	t->slice_requests = req + t->sleep_requests;
+	t->slice_grants = grants + t->sleep_grants;
+	t->slice_yields = yields + t->sleep_yields;
+}
+
+/* The loops of one lock: PFX_acquire, PFX_trylock and PFX_release are its
+ * inline functions; WL_LOOP_TABLE(PFX) is the matching wl_lock.loop. */
+#define WL_LOOP_FN(PFX, POL, KIND, TRY)                                                   \
+	static void PFX##_##POL##_##KIND(struct wl_thread *t)                              \
 	{                                                                                  \
-		[LOOP_SAMPLED] = pfx##_loop_sampled, [LOOP_BARE] = pfx##_loop_bare,        \
-		[LOOP_EVERY] = pfx##_loop_every                                            \
+		wl_loop(t, PFX##_acquire, TRY, PFX##_release, POL, KIND);                  \
+	}
+#define WL_LOOP_FNS(PFX, POL, TRY)                                                        \
+	WL_LOOP_FN(PFX, POL, LOOP_SAMPLED, TRY)                                            \
+	WL_LOOP_FN(PFX, POL, LOOP_BARE, TRY) WL_LOOP_FN(PFX, POL, LOOP_EVERY, TRY)
+/* A lock without trylock: every policy but POL_REARM. */
+#define WL_DEFINE_LOOPS_NOTRY(PFX)                                                        \
+	WL_LOOP_FNS(PFX, POL_NONE, NULL)                                                   \
+	WL_LOOP_FNS(PFX, POL_CS, NULL)                                                     \
+	WL_LOOP_FNS(PFX, POL_PRE, NULL)                                                    \
+	WL_LOOP_FNS(PFX, POL_NOYIELD, NULL) WL_LOOP_FNS(PFX, POL_HOG, NULL)
+#define WL_DEFINE_LOOPS(PFX)                                                              \
+	WL_DEFINE_LOOPS_NOTRY(PFX) WL_LOOP_FNS(PFX, POL_REARM, PFX##_trylock)
+#define WL_LOOP_ROW(PFX, POL)                                                             \
+	[POL] = { [LOOP_SAMPLED] = PFX##_##POL##_LOOP_SAMPLED,                             \
+		  [LOOP_BARE] = PFX##_##POL##_LOOP_BARE,                                   \
+		  [LOOP_EVERY] = PFX##_##POL##_LOOP_EVERY }
+#define WL_LOOP_TABLE_NOTRY(PFX)                                                          \
+	{                                                                                  \
+		WL_LOOP_ROW(PFX, POL_NONE), WL_LOOP_ROW(PFX, POL_CS),                      \
+			WL_LOOP_ROW(PFX, POL_PRE), WL_LOOP_ROW(PFX, POL_NOYIELD),          \
+			WL_LOOP_ROW(PFX, POL_HOG)                                          \
+	}
+#define WL_LOOP_TABLE(PFX)                                                                \
+	{                                                                                  \
+		WL_LOOP_ROW(PFX, POL_NONE), WL_LOOP_ROW(PFX, POL_CS),                      \
+			WL_LOOP_ROW(PFX, POL_PRE), WL_LOOP_ROW(PFX, POL_NOYIELD),          \
+			WL_LOOP_ROW(PFX, POL_HOG), WL_LOOP_ROW(PFX, POL_REARM)             \
 	}
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "catalog.h"
 #include "config.h"
 #include "counters.h"
 #include "isolate.h"
@@ -280,46 +281,26 @@ static int cmd_run(int argc, char **argv)
 static int cmd_list(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: slicebench list [--keys-markdown]\n\nLists the workloads, one "
-		       "line each, and their own config keys;\n--keys-markdown prints every "
-		       "run and workload key as the README's table.\n");
+		printf("usage: slicebench list [--keys-markdown | --tables-markdown]\n\nLists the "
+		       "locks with their own config keys, the waiting policies and\nthe named "
+		       "workloads; --keys-markdown prints every run and lock key as\nthe README's "
+		       "key table, --tables-markdown the README's lock, policy\nand workload "
+		       "tables.\n");
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--keys-markdown")) {
-		printf("| key | applies to | default | unit | range | meaning |\n"
-		       "|---|---|---|---|---|---|\n");
-		key_print_markdown(stdout, run_keys, "every run");
-		for (size_t i = 0; wl_registry[i]; i++) {
-			size_t j;
-
-			for (j = 0; j < i; j++) /* shared tables are listed once */
-				if (wl_registry[j]->keys && wl_registry[i]->keys &&
-				    !strcmp(wl_registry[j]->keys->name, wl_registry[i]->keys->name))
-					break;
-			if (j < i || !wl_registry[i]->keys)
-				continue;
-			char scope[128] = "";
-
-			for (size_t w = i; wl_registry[w]; w++)
-				if (wl_registry[w]->keys &&
-				    !strcmp(wl_registry[w]->keys->name, wl_registry[i]->keys->name))
-					snprintf(scope + strlen(scope), sizeof(scope) - strlen(scope),
-						 "%s`%s`", *scope ? ", " : "", wl_registry[w]->name);
-			key_print_markdown(stdout, wl_registry[i]->keys, scope);
-		}
+		catalog_keys_markdown(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--tables-markdown")) {
+		catalog_tables_markdown(stdout);
 		return 0;
 	}
 	if (argc > 1) {
 		fprintf(stderr, "slicebench list: unexpected argument \"%s\"\n", argv[1]);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; wl_registry[i]; i++) {
-		const struct workload_ops *o = wl_registry[i];
-
-		printf("%-18s %s\n", o->name, o->desc);
-		if (o->keys)
-			key_print_table(stdout, o->keys);
-	}
+	catalog_print(stdout);
 	return 0;
 }
 

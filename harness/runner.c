@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "counters.h"
+#include "policy.h"
 #include "stats.h"
 #include "timing.h"
 #include "topo.h"
@@ -40,10 +41,13 @@ struct worker {
 	enum wl_loop_kind kind;
 	int cpu;
 	enum { WK_LOCK, WK_NOISE, WK_VICTIM } role;
-	const json_t *victim;  /* WK_VICTIM: the run's victim object */
+	struct victim_params victim; /* WK_VICTIM: the run's probe (a copy: a stuck
+				      * run's threads outlive runner_run's frame) */
 	struct hist *lat;      /* WK_VICTIM: wakeup latency in the window */
 	int init_rc;
 	char reason[256];
+	int rseq_registered;	/* WK_LOCK: an rseq area of ours, extension enabled */
+	char rseq_reason[256]; /* WK_LOCK: why not, when the policy could do without */
 };
 
 struct rep {
@@ -107,7 +111,7 @@ static uint64_t ts_ns(const struct timespec *ts)
 static void victim_loop(struct worker *w)
 {
 	struct wl_thread *t = &w->t;
-	uint64_t iv = 1000ull * (uint64_t)json_integer_value(json_object_get(w->victim, "interval_us"));
+	uint64_t iv = 1000ull * (uint64_t)w->victim.interval_us;
 	struct timespec next;
 	int phase = PH_WARMUP, p;
 
@@ -137,12 +141,12 @@ static void victim_loop(struct worker *w)
 
 static int victim_policy(struct worker *w)
 {
-	const char *pol = json_string_value(json_object_get(w->victim, "policy"));
+	const char *pol = w->victim.policy;
 
 	if (!pol || strcmp(pol, "fifo"))
 		return 0;
 	struct sched_param sp = {
-		.sched_priority = (int)json_integer_value(json_object_get(w->victim, "priority"))
+		.sched_priority = (int)w->victim.priority
 	};
 	int rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 
@@ -150,6 +154,33 @@ static int victim_policy(struct worker *w)
 		snprintf(w->reason, sizeof(w->reason), "victim: SCHED_FIFO priority %d: %s",
 			 sp.sched_priority, strerror(rc));
 	return -rc;
+}
+
+/* Every lock thread of every policy registers the same rseq area where
+ * the kernel offers the extension, the no-request baseline and the dry
+ * controls included: the kernel does rseq work on return to user space
+ * for registered tasks only, so arms that register differently would not
+ * be the same loop with only the requests changed.  A policy that needs
+ * the extension fails without it (the run is "unsupported"); the others
+ * run on and the result says why nothing was registered. */
+static int lock_thread_rseq(struct worker *w)
+{
+	struct wl_thread *t = &w->t;
+	char why[256];
+	int rc = slice_probe(why, sizeof(why));
+
+	if (!rc)
+		rc = slice_thread_init(&t->slice, why, sizeof(why));
+	w->rseq_registered = !rc;
+	if (rc && wl_needs_slice(w->ops)) {
+		snprintf(w->reason, sizeof(w->reason), "%s", why);
+		return rc;
+	}
+	if (rc)
+		snprintf(w->rseq_reason, sizeof(w->rseq_reason), "%s", why);
+	if (w->ops->dry)
+		t->slice.rs = &t->dry_area; /* the registered area stays in own_area */
+	return 0;
 }
 
 static void *worker_main(void *arg)
@@ -165,12 +196,10 @@ static void *worker_main(void *arg)
 		snprintf(w->reason, sizeof(w->reason), "binding to CPU %d failed: %s", w->cpu,
 			 strerror(-rc));
 	}
-	if (!w->init_rc && w->role == WK_LOCK && w->ops->slice)
-		w->init_rc = slice_thread_init(&t->slice, w->reason, sizeof(w->reason));
+	if (!w->init_rc && w->role == WK_LOCK)
+		w->init_rc = lock_thread_rseq(w);
 	if (!w->init_rc && w->role == WK_VICTIM)
 		w->init_rc = victim_policy(w);
-	if (!w->init_rc && w->role == WK_LOCK && w->ops->thread_init)
-		w->init_rc = w->ops->thread_init(t->lock, t, w->reason, sizeof(w->reason));
 	if (!w->init_rc && w->acct.ev)
 		cnt_open_self(w->acct.ev, &w->acct.cnt);
 	/* One gate releases everyone at once, as perf bench futex does. */
@@ -180,39 +209,32 @@ static void *worker_main(void *arg)
 	else if (w->role == WK_VICTIM && !w->init_rc)
 		victim_loop(w);
 	else if (w->role == WK_LOCK && !w->init_rc)
-		w->ops->loop[w->kind](t);
+		w->ops->lock->loop[w->ops->policy][w->kind](t);
 	if (w->acct.ev)
 		cnt_close(&w->acct.cnt);
-	if (t->slice.rs)
+	if (t->slice.rs || t->slice.own_area)
 		slice_thread_fini(&t->slice);
 	return NULL;
 }
 
-static const char *pstr(const json_t *p, const char *k)
+/* The lock threads of a "threads" value: an integer, or "Nx" = N per PU
+ * of the pin set. */
+static int nthreads_of(const json_t *v, const char *pin, unsigned *n, char *err, size_t len)
 {
-	return json_string_value(json_object_get(p, k));
-}
-
-int runner_nthreads(const json_t *params, unsigned *n, char *err, size_t len)
-{
-	const json_t *v = json_object_get(params, "threads");
-
 	if (json_is_integer(v)) {
 		*n = (unsigned)json_integer_value(v);
 		return 0;
 	}
 	unsigned npus;
 
-	if (topo_pin_pus(pstr(params, "pin"), &npus, err, len))
+	if (topo_pin_pus(pin, &npus, err, len))
 		return -1;
 	*n = (unsigned)atoi(json_string_value(v)) * npus;
 	return 0;
 }
 
-static enum wl_loop_kind loop_kind(const json_t *params)
+static enum wl_loop_kind loop_kind(const char *k)
 {
-	const char *k = pstr(params, "loop");
-
 	if (k && !strcmp(k, "bare"))
 		return LOOP_BARE;
 	if (k && !strcmp(k, "every"))
@@ -222,8 +244,8 @@ static enum wl_loop_kind loop_kind(const json_t *params)
 
 static void rep_free(struct rep *r)
 {
-	if (r->inited && r->ops->fini)
-		r->ops->fini(r->lock);
+	if (r->inited && r->ops->lock->fini)
+		r->ops->lock->fini(r->lock);
 	free(r->lock);
 	free(r->sh.lines);
 	for (unsigned i = 0; r->w && i < r->total; i++)
@@ -233,26 +255,23 @@ static void rep_free(struct rep *r)
 	free(r->ev);
 }
 
-/* Sets up one repetition and starts its threads behind the gate. */
-static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t *params,
-		     uint64_t max_ops, int phase)
+/* Sets up one repetition and starts its threads behind the gate; p is
+ * params typed, params itself is read only for the lock's own keys. */
+static int rep_start(struct rep *r, const struct workload_ops *ops, const struct run_params *p,
+		     const json_t *params, uint64_t max_ops, int phase)
 {
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
-	if (runner_nthreads(params, &r->n, r->err, sizeof(r->err)))
+	if (nthreads_of(p->threads, p->pin, &r->n, r->err, sizeof(r->err)))
 		return -1;
-	r->nnoise = (unsigned)wl_param_int(params, "noise");
-	const json_t *victim = json_object_get(params, "victim");
-
-	r->nvictim = json_is_object(victim) && max_ops == UINT64_MAX
-			     ? (unsigned)json_integer_value(json_object_get(victim, "threads"))
-			     : 0;
+	r->nnoise = (unsigned)p->noise;
+	r->nvictim = max_ops == UINT64_MAX ? (unsigned)p->victim.threads : 0;
 	unsigned total = r->n + r->nnoise + r->nvictim;
 	int *cpu = calloc(total, sizeof(*cpu));
 
-	r->sh.nlines = (unsigned)wl_param_int(params, "cachelines");
+	r->sh.nlines = (unsigned)p->cachelines;
 	r->sh.lines = aligned_alloc(64, r->sh.nlines * sizeof(struct wl_line));
-	r->lock = aligned_alloc(64, (ops->lock_size + 63) & ~(size_t)63);
+	r->lock = aligned_alloc(64, (ops->lock->lock_size + 63) & ~(size_t)63);
 	r->w = aligned_alloc(64, total * sizeof(*r->w));
 	r->tid = calloc(total, sizeof(*r->tid));
 	if (!cpu || !r->sh.lines || !r->lock || !r->w || !r->tid) {
@@ -261,47 +280,46 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		return -1;
 	}
 	memset(r->sh.lines, 0, r->sh.nlines * sizeof(struct wl_line));
-	memset(r->lock, 0, ops->lock_size);
+	memset(r->lock, 0, ops->lock->lock_size);
 	memset(r->w, 0, total * sizeof(*r->w));
 	r->total = total; /* from here on rep_free() may walk the workers */
 	atomic_store(&r->sh.phase, phase);
-	if (ops->init && ops->init(r->lock, params, r->err, sizeof(r->err))) {
+	key_bind(ops->lock->keys, params, r->lock);
+	if (ops->lock->init && ops->lock->init(r->lock, r->err, sizeof(r->err))) {
 		free(cpu);
 		return -1;
 	}
 	r->inited = 1;
-	if (topo_assign(pstr(params, "pin"), r->n, cpu, r->err, sizeof(r->err))) {
+	if (topo_assign(p->pin, r->n, cpu, r->err, sizeof(r->err))) {
 		free(cpu);
 		return -1;
 	}
 	/* Noise hogs go round-robin onto the PUs the lock threads use. */
 	for (unsigned i = 0; i < r->nnoise + r->nvictim; i++)
 		cpu[r->n + i] = cpu[i % r->n];
-	const json_t *events = json_object_get(params, "events");
-
-	if (json_array_size(events) && max_ops == UINT64_MAX) {
+	if (json_array_size(p->events) && max_ops == UINT64_MAX) {
 		r->ev = calloc(1, sizeof(*r->ev));
 		if (!r->ev) {
 			free(cpu);
 			return -1;
 		}
 		/* A libpfm4 failure is recorded per event, never fatal. */
-		cnt_encode(events, r->ev, r->err, sizeof(r->err));
+		cnt_encode(p->events, r->ev, r->err, sizeof(r->err));
 		r->err[0] = 0;
 	}
 	pthread_barrier_init(&r->gate, NULL, total + 1);
-	uint64_t think = tm_ns_to_iters((uint64_t)wl_param_int(params, "think_ns"));
-	uint64_t cs = tm_ns_to_iters((uint64_t)wl_param_int(params, "cs_ns"));
+	uint64_t think = tm_ns_to_iters((uint64_t)p->think_ns);
+	uint64_t cs = tm_ns_to_iters((uint64_t)p->cs_ns);
 
 	for (unsigned i = 0; i < total; i++) {
 		struct worker *w = &r->w[i];
 
 		w->ops = ops;
 		w->gate = &r->gate;
-		w->kind = loop_kind(params);
+		w->kind = loop_kind(p->loop);
 		w->cpu = cpu[i];
 		w->role = i < r->n ? WK_LOCK : i < r->n + r->nnoise ? WK_NOISE : WK_VICTIM;
-		w->victim = victim;
+		w->victim = p->victim;
 		if (w->role == WK_VICTIM && !(w->lat = calloc(1, sizeof(*w->lat)))) {
 			free(cpu);
 			return -1;
@@ -311,8 +329,9 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const json_t
 		w->t.think_iters = think;
 		w->t.cs_iters = cs;
 		/* Lock-less workloads (hogs, abusers) must not race on the lines. */
-		w->t.cachelines = ops->unlocked ? 0 : r->sh.nlines;
-		w->t.sample_every = (unsigned)wl_param_int(params, "sample_every");
+		w->t.cachelines = ops->lock->unlocked ? 0 : r->sh.nlines;
+		w->t.policy = ops->policy;
+		w->t.sample_every = (unsigned)p->sample_every;
 		w->t.max_ops = max_ops;
 		w->t.ns_per_tsc = 1.0 / tm_tsc_per_ns();
 		w->t.index = (int)i;
@@ -396,7 +415,10 @@ int runner_torture(const struct workload_ops *ops, const json_t *params,
 	if (!rp)
 		abort();
 	tm_calibrate();
-	if ((rc = rep_start(rp, ops, params, ops_per_thread, PH_MEASURE))) {
+	struct run_params p;
+
+	run_params_parse(params, &p);
+	if ((rc = rep_start(rp, ops, &p, params, ops_per_thread, PH_MEASURE))) {
 		snprintf(reason, len, "%s", rp->err);
 		if (rc != -2) {
 			rep_free(rp);
@@ -526,7 +548,7 @@ static json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc
 	}
 	*ops_s = (double)ops_sum / wall;
 	*jain = st_jain(per, r->n);
-	*excl = r->ops->unlocked || r->sh.lines[0].v == rep_total_ops(r);
+	*excl = r->ops->lock->unlocked || r->sh.lines[0].v == rep_total_ops(r);
 	free(per);
 	acc->ops += ops_sum;
 	acc->nvcsw += nvcsw;
@@ -615,7 +637,7 @@ static json_t *derived_json(const struct workload_ops *ops, const struct run_acc
 		json_pack("{s:I,s:I,s:f}", "threshold_ns", (json_int_t)thr, "sampled",
 			  (json_int_t)lh, "fraction",
 			  a->hold.count ? (double)lh / (double)a->hold.count : 0.0));
-	if (ops->slice) {
+	if (wl_policy_requests(ops->policy)) {
 		/* Each grant is a preemption the kernel deferred; the share of
 		 * deferred among all attempts is grants / (grants + preemptions). */
 		double tot = (double)a->grant + (double)a->nivcsw;
@@ -648,6 +670,24 @@ static json_t *rseq_summary(struct run_acc *acc)
 	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "status", "ok", "sgrant", acc->rseq[0],
 			 "sexpir", acc->rseq[1], "srevok", acc->rseq[2], "syield", acc->rseq[3],
 			 "sabort", acc->rseq[4]);
+}
+
+/* How the lock threads of one repetition registered rseq (see
+ * lock_thread_rseq): the same kind in every thread, or "mixed". */
+static json_t *rep_registration(const struct rep *r)
+{
+	unsigned k = 0;
+	const char *why = NULL;
+
+	for (unsigned i = 0; i < r->n; i++) {
+		k += r->w[i].rseq_registered;
+		if (!why && r->w[i].rseq_reason[0])
+			why = r->w[i].rseq_reason;
+	}
+	const char *kind = !k ? "none" : k == r->n ? slice_registration_mode() : "mixed";
+
+	return json_pack("{s:s,s:i,s:i,s:s?}", "kind", kind, "threads", (int)k, "lock_threads",
+			 (int)r->n, "reason", why);
 }
 
 /* keep: "summary": what grows with the thread count goes, the summaries
@@ -694,7 +734,7 @@ static json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc,
 	json_object_set_new(sum, "rseq_stats", rseq_summary(acc));
 	if (acc->victim.count)
 		json_object_set_new(sum, "victim", hist_summary_json(&acc->victim));
-	if (ops->slice) {
+	if (wl_policy_requests(ops->policy)) {
 		double k = acc->ops ? 1000.0 / (double)acc->ops : 0;
 
 		json_object_set_new(sum, "slice",
@@ -711,11 +751,14 @@ static json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc,
  * median of each "tsc_cycles_per_op" / "ns_per_op" across repetitions. */
 static json_t *measure_run(const struct workload_ops *ops, const json_t *params, json_t *res)
 {
-	unsigned nrep = (unsigned)wl_param_int(params, "repetitions"), nthr;
+	struct run_params p;
+
+	run_params_parse(params, &p);
+	unsigned nrep = (unsigned)p.repetitions, nthr;
 	json_t *reps = json_object_get(res, "repetitions"), *sum = json_object();
 	char err[256] = "";
 
-	if (runner_nthreads(params, &nthr, err, sizeof(err)))
+	if (nthreads_of(p.threads, p.pin, &nthr, err, sizeof(err)))
 		return status_result(res, "failed", err);
 	json_object_set_new(res, "nthreads", json_integer(nthr));
 	for (unsigned k = 0; k < nrep; k++) {
@@ -766,9 +809,11 @@ static json_t *measure_run(const struct workload_ops *ops, const json_t *params,
 json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 {
 	json_t *res = json_object(), *reps = json_array();
-	unsigned nrep = (unsigned)wl_param_int(params, "repetitions");
-	double dur = json_number_value(json_object_get(params, "duration_s"));
-	double warm = json_number_value(json_object_get(params, "warmup_s"));
+	struct run_params p;
+
+	run_params_parse(params, &p); /* the one place params are read by name */
+	unsigned nrep = (unsigned)p.repetitions;
+	double dur = p.duration_s, warm = p.warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
 	/* On the heap: when a thread is stuck the run returns and leaves the
@@ -791,7 +836,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	}
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
-		int rc = rep_start(rp, ops, params, UINT64_MAX, PH_WARMUP);
+		int rc = rep_start(rp, ops, &p, params, UINT64_MAX, PH_WARMUP);
 
 		json_object_set_new(res, "nthreads", json_integer(rp->n));
 		if (rc) {
@@ -804,7 +849,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		if ((why = rep_init_failure(rp))) {
 			atomic_store(&rp->sh.phase, PH_STOP);
 			rep_join(rp, JOIN_GRACE_NS);
-			status_result(res, ops->slice ? "unsupported" : "failed", why);
+			status_result(res, wl_needs_slice(ops) ? "unsupported" : "failed", why);
 			rep_free(rp);
 			goto out;
 		}
@@ -824,6 +869,8 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			status_result(res, "failed", rp->err);
 			return res; /* stuck threads still use *rp: leaked, _exit ends them */
 		}
+		if (!k)
+			json_object_set_new(res, "rseq_registration", rep_registration(rp));
 		int excl;
 		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
@@ -852,7 +899,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
 	json_object_set_new(res, "histograms", hg);
 out:
-	if (!strcmp(pstr(params, "keep"), "summary"))
+	if (!strcmp(p.keep, "summary"))
 		keep_summary(res);
 	free(rp);
 	free(opss);

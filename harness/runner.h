@@ -9,8 +9,6 @@
 
 #include "workload.h"
 
-/* Resolves "threads" ("Nx" against the pin set); 0 or -1 with err. */
-int runner_nthreads(const json_t *params, unsigned *n, char *err, size_t len);
 /* Runs every repetition and returns the result object:
  * {workload, params, status, reason, repetitions[], summary, histograms}. */
 json_t *runner_run(const struct workload_ops *ops, const json_t *params);

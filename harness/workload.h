@@ -1,9 +1,12 @@
-/* workload.h - the contract between the harness and one lock workload.
+/* workload.h - the contract between the harness and the locks.
  *
- * A workload is one file in workloads/ ending in one const workload_ops,
- * listed once in workloads/registry.c.  The hot loop is generated inside the
- * workload file from its inline lock/unlock (WL_DEFINE_LOOPS in loop.h), so
- * the measured code has no indirect call; the harness only picks a variant. */
+ * A lock is one file in workloads/ ending in one const struct wl_lock,
+ * listed once in workloads/registry.c.  Its loops (loop.h: one per waiting
+ * policy and loop kind) are instantiated inside that file from its inline
+ * acquire/trylock/release, so the measured code has no indirect call; the
+ * harness only picks one.  What a run executes is a workload: a lock, a
+ * waiting policy (policy.h) and the dry flag; the suite's historic names
+ * (spin-tas, slice-spin, ...) are aliases for such triples. */
 #ifndef SB_WORKLOAD_H
 #define SB_WORKLOAD_H
 
@@ -25,6 +28,9 @@ enum wl_phase { PH_NONE = -1, PH_WARMUP, PH_MEASURE, PH_STOP };
  * the harness's own overhead), LOOP_EVERY times every operation. */
 enum wl_loop_kind { LOOP_SAMPLED, LOOP_BARE, LOOP_EVERY, LOOP_KINDS };
 
+/* The number of waiting policies (policy.h's POL_COUNT). */
+#define WL_POLICIES 6
+
 struct wl_line {
 	uint64_t v;
 } __attribute__((aligned(64)));
@@ -45,36 +51,71 @@ struct wl_thread {
 	double ns_per_tsc;
 	int tid;
 	int index;
+	int policy; /* enum wl_policy, for the sleep hooks of policy.h */
 	struct slice_thread slice;
 	/* Written by the thread alone, read after it was joined. */
 	uint64_t ops;	    /* in the measured window */
 	uint64_t total_ops; /* warm-up included: what the shared counter must equal */
 	uint64_t slice_requests, slice_grants, slice_yields;
+	/* The sleep hooks' own counts (policy.h), added in by the loop. */
+	uint64_t sleep_requests, sleep_grants, sleep_yields;
+	int rearm_after_sleep;
 	struct hist acquire_ns, hold_ns;
 	/* Window accounting done by wl_phase_change() (see runner.c). */
 	void *acct;
+	/* The dry control's area: never registered, so never read by the
+	 * kernel (policy.h). */
+	struct sb_rseq dry_area;
+	/* The lock algorithm's per-thread slot (an MCS queue node); zeroed
+	 * before the thread starts. */
+	_Alignas(64) unsigned char slot[128];
 } __attribute__((aligned(64)));
 
+/* One lock algorithm.  keys are bound to fields of the lock struct by
+ * their .off (fio's option tables do the same); the harness fills them in
+ * before init. */
+struct wl_lock {
+	const char *name;
+	const char *desc;
+	const struct key_desc *keys; /* lock-only keys, or NULL */
+	size_t lock_size;	     /* the harness allocates it, 64-byte aligned, zeroed */
+	int unlocked;		     /* not a lock (hogs, idle): no shared lines */
+	/* NULL hooks are skipped by the harness. */
+	int (*init)(void *lock, char *err, size_t len);
+	void (*fini)(void *lock);
+	/* loop[policy][kind]; a lock without trylock has no POL_REARM row. */
+	void (*loop[WL_POLICIES][LOOP_KINDS])(struct wl_thread *t);
+};
+
+/* What a run executes: a lock under a policy, or a workload that measures
+ * itself (primitives). */
 struct workload_ops {
 	const char *name;
 	const char *desc;
-	const struct key_desc *keys; /* workload-only keys, or NULL */
-	size_t lock_size;	     /* the harness allocates it, 64-byte aligned, zeroed */
-	int slice;		     /* waiting policy uses the slice extension */
-	int unlocked;		     /* no mutual exclusion (hogs, abusers): no shared lines */
-	/* NULL hooks are skipped by the harness. */
-	int (*init)(void *lock, const json_t *params, char *err, size_t len);
-	void (*fini)(void *lock);
-	int (*thread_init)(void *lock, struct wl_thread *t, char *reason, size_t len);
-	void (*loop[LOOP_KINDS])(struct wl_thread *t);
-	/* A workload that is not a lock loop (primitives) measures one
-	 * repetition itself and returns its JSON, or NULL + err. */
+	const struct wl_lock *lock;
+	int policy; /* enum wl_policy */
+	int dry;    /* requests on the dry area */
+	/* A workload that is not a lock loop measures one repetition itself
+	 * and returns its JSON, or NULL + err. */
 	json_t *(*measure)(const json_t *params, unsigned nthreads, char *err, size_t len);
+	const struct key_desc *keys; /* measure's own keys */
 };
 
-extern const struct workload_ops *const wl_registry[];
+extern const struct wl_lock *const wl_locks[];
+/* The i-th named workload (the aliases for lock x policy x dry, then
+ * primitives), NULL past the last. */
+const struct workload_ops *wl_named(size_t i);
+int wl_has_trylock(const struct wl_lock *l);
+const struct wl_lock *wl_lock_find(const char *name);
+/* An alias, or "LOCK+POLICY" / "LOCK+POLICY+dry". */
 const struct workload_ops *wl_find(const char *name);
-/* Integer value of a key in a run's resolved parameters. */
-int64_t wl_param_int(const json_t *params, const char *key);
+/* The workload of a triple: its alias when it has one, else the canonical
+ * "LOCK+POLICY[+dry]" entry; NULL for an invalid triple (*why says so). */
+const struct workload_ops *wl_resolve(const struct wl_lock *lock, int policy, int dry,
+				      const char **why);
+/* The keys of a workload: its lock's, or measure's own. */
+const struct key_desc *wl_keys(const struct workload_ops *o);
+/* Whether the workload needs the kernel's extension (a non-dry request). */
+int wl_needs_slice(const struct workload_ops *o);
 
 #endif

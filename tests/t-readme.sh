@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# t-readme.sh - the README's key table is the key table the code validates.
+# t-readme.sh - the README's key table and its lock, policy and workload
+# tables are the ones the code validates and runs.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-"$SB" list --keys-markdown >"$TMP/keys.md"
-sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' README.md | sed '1d;$d' >"$TMP/readme-keys.md"
-if diff -u "$TMP/keys.md" "$TMP/readme-keys.md" >"$TMP/diff"; then
-	ok "readme: key table matches slicebench list --keys-markdown"
-else
-	notok "readme: key table differs from the code; regenerate it:"
-	sed 's/^/# /' "$TMP/diff"
-fi
-for w in $("$SB" list | awk '/^[a-z]/ { print $1 }'); do
-	check "readme: workload $w is documented" grep -q "| \`$w\` |" README.md
+section() { # section NAME: the README between <!-- NAME:begin --> and <!-- NAME:end -->
+	sed -n "/<!-- $1:begin -->/,/<!-- $1:end -->/p" README.md | sed '1d;$d'
+}
+
+for t in keys tables; do
+	"$SB" list "--$t-markdown" >"$TMP/$t.md"
+	section "$t" >"$TMP/readme-$t.md"
+	if diff -u "$TMP/$t.md" "$TMP/readme-$t.md" >"$TMP/diff"; then
+		ok "readme: $t table matches slicebench list --$t-markdown"
+	else
+		notok "readme: $t table differs from the code; regenerate it:"
+		sed 's/^/# /' "$TMP/diff"
+	fi
 done
 
 # The worked examples: every file the README cats or passes exists, a

@@ -20,8 +20,8 @@ for k in suite_version git_revision utc host kernel.release cmdline kconfig pree
 	check "run: meta.$k present" q ".meta.$k != null"
 done
 check "run: config is embedded" q '.config.name == "ci"'
-check "run: all nine workloads present" \
-	q '[.results[].workload] | unique | length == 9'
+check "run: the nine lock workloads and the six placements present" \
+	q '[.results[].workload] | unique | length == 15'
 check "run: every result has workload, params, status, reason" \
 	q 'all(.results[]; has("workload") and has("params") and has("status") and has("reason"))'
 check "run: ok results have per-repetition ops/s and per-thread ops summing up" \
@@ -39,19 +39,21 @@ check "run: percentiles are ordered" \
 	       .min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p99_9 and .p99_9 <= .max)'
 check "run: sparse histograms with [lo, width, count]" \
 	q 'all(.results[] | select(.status == "ok") | .histograms.hold_ns[]; length == 3 and .[2] > 0)'
+# A slice run: one whose requests go to the kernel (policy not none, not dry).
+slice='(.params.policy != "none" and (.params.dry | not))'
 check "run: every non-slice workload is ok" \
-	q 'all(.results[] | select(.workload | startswith("slice") | not); .status == "ok")'
+	q "all(.results[] | select($slice | not); .status == \"ok\")"
 # shellcheck disable=SC2016 # $m is jq's variable
 check "run: oversubscribed runs use 2 threads per PU" \
 	q 'all(.results[] | select(.params.pin == "oversubscribe:2");
 	       .nthreads == 2 * $m.topology.pus)' --argjson m "$(jq .meta "$out")"
 if jq -e '.meta.slice_extension.available' "$out" >/dev/null; then
 	check "run: slice workloads ok with grants counted" \
-		q 'all(.results[] | select(.workload | startswith("slice")); .status == "ok" and .summary.slice.requests > 0)'
+		q "all(.results[] | select($slice); .status == \"ok\" and .summary.slice.requests > 0)"
 else
 	check "run: slice workloads unsupported with the kernel's reason" \
-		q 'all(.results[] | select(.workload | startswith("slice"));
-		       .status == "unsupported" and (.reason | test("PR_RSEQ_SLICE_EXTENSION|AT_RSEQ_FEATURE_SIZE")))'
+		q "all(.results[] | select($slice);
+		       .status == \"unsupported\" and (.reason | test(\"PR_RSEQ_SLICE_EXTENSION|AT_RSEQ_FEATURE_SIZE\")))"
 fi
 check "run: no temp file left beside the result" test -z "$(find "$TMP" -name '.*.tmp.*')"
 mode=$(stat -c %a "$out")

@@ -33,6 +33,13 @@ command -v qemu-system-x86_64 >/dev/null || cannot "qemu-system-x86_64 is not in
 command -v python3 >/dev/null || cannot "python3 is not installed (scripts/install-deps.sh vm)"
 [ -x "$SB" ] || cannot "no harness at $SB (run make)"
 
+# check_jq DESCRIPTION COMMAND...: lib.sh's check, which check below hides
+check_jq() {
+	local d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$d"; else notok "$d"; fi
+}
+
 # check FILE DESCRIPTION PYTHON-EXPRESSION: d is the result, r(name) the
 # results of one workload
 check() {
@@ -138,6 +145,16 @@ if [ -f "$P" ]; then
 	for w in slice-spin slice-adaptive; do
 		check "$P" "vm: $w ok with grants > 0" \
 			"len(r('$w')) > 0 and all(x['status'] == 'ok' for x in r('$w')) and sum(get(x, 'summary.slice.grants', 0) for x in r('$w')) > 0"
+	done
+	# The placements that carry the request while waiting, where the kernel
+	# can act: each ok with an exact count, and the kernel granted during
+	# its windows (rseq/stats sgrant; the loop counts only the grants still
+	# in force when it clears, which a waiter's revoked grant is not).
+	for w in tas+pre tas+rearm adaptive+pre adaptive+rearm mcs+pre mcs+rearm; do
+		g=$(jq --arg w "$w" '[.results[] | select(.workload == $w and .label == "placements")
+			| select(.status == "ok" and all(.repetitions[]; .exclusion_ok))
+			| .summary.rseq_stats.sgrant] | if length == 1 then .[0] else -1 end' "$P")
+		check_jq "vm: $w at 4 threads per PU ok, exact, kernel grants > 0 (sgrant $g)" test "$g" -gt 0
 	done
 	# Every run counts its critical sections on a shared line: at 8 threads
 	# per PU with noise this is the slice workloads' torture in the guest.

@@ -1,5 +1,5 @@
 /* adaptive.h - spin-then-sleep mutex: a bounded spin on the 3-state futex
- * word, then FUTEX_WAIT.  Shared by adaptive and slice-adaptive. */
+ * word of futex.h, then FUTEX_WAIT. */
 #ifndef WL_ADAPTIVE_H
 #define WL_ADAPTIVE_H
 
@@ -13,8 +13,10 @@ struct adaptive_lock {
 	uint32_t spin_budget; /* spins before sleeping; read-only after init */
 };
 
-static inline void adaptive_acquire(struct adaptive_lock *l)
+static inline void adaptive_acquire(void *lock, struct wl_thread *t)
 {
+	struct adaptive_lock *l = lock;
+
 	if (fx_trylock(&l->word))
 		return;
 	for (uint32_t i = 0; i < l->spin_budget; i++) {
@@ -23,28 +25,27 @@ static inline void adaptive_acquire(struct adaptive_lock *l)
 		if (!atomic_load_explicit(&l->word, memory_order_relaxed) && fx_trylock(&l->word))
 			return;
 	}
-	fx_lock_slow(&l->word);
+	fx_lock_slow(&l->word, t);
 }
 
-static inline void adaptive_release(struct adaptive_lock *l)
+static inline int adaptive_trylock(void *lock, struct wl_thread *t)
 {
-	fx_unlock(&l->word);
+	(void)t;
+	return fx_trylock(&((struct adaptive_lock *)lock)->word);
+}
+
+static inline void adaptive_release(void *lock, struct wl_thread *t)
+{
+	(void)t;
+	fx_unlock(&((struct adaptive_lock *)lock)->word);
 }
 
 /* 200 spins of one pause and one load is ~1-6 us on current x86: about
  * the cost of a futex sleep/wake round trip, the break-even point. */
-#define ADAPTIVE_KEYS                                                                     \
-	{ "spin_budget", KT_INT, "200", 0, 10000000, "spins",                             \
-	  "spins (pause + load) before FUTEX_WAIT" }
-
-/* The workload_ops.init of both users of this lock. */
-static inline int adaptive_init(void *lock, const json_t *params, char *err, size_t len)
-{
-	(void)err;
-	(void)len;
-	((struct adaptive_lock *)lock)->spin_budget =
-		(uint32_t)wl_param_int(params, "spin_budget");
-	return 0;
-}
+static const struct key_desc adaptive_keys[] = {
+	{ "spin_budget", KT_INT, "200", 0, 10000000, "spins",
+	  "spins (pause + load) before FUTEX_WAIT", KEY_FIELD(struct adaptive_lock, spin_budget) },
+	{ 0 },
+};
 
 #endif

@@ -2,8 +2,6 @@
  * waiters enter the kernel, which spins while the owner runs and boosts it
  * (rt_mutex).  The kernel's own answer to holder preemption. */
 #include <errno.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "../harness/loop.h"
 #include "futex.h"
@@ -24,21 +22,33 @@ struct pi_lock {
 	_Alignas(64) _Atomic uint32_t word;
 };
 
-static inline void pi_acquire(struct pi_lock *l, const struct wl_thread *t)
+static inline int pi_trylock(void *lock, struct wl_thread *t)
 {
 	uint32_t z = 0;
 
-	if (atomic_compare_exchange_strong_explicit(&l->word, &z, (uint32_t)t->tid,
-						    memory_order_acquire, memory_order_relaxed))
+	return atomic_compare_exchange_strong_explicit(&((struct pi_lock *)lock)->word, &z,
+						       (uint32_t)t->tid, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
+static inline void pi_acquire(void *lock, struct wl_thread *t)
+{
+	struct pi_lock *l = lock;
+
+	if (pi_trylock(l, t))
 		return;
-	/* The kernel takes the lock for us or we retry after a signal. */
+	/* The kernel takes the lock for us or we retry after a signal; it may
+	 * sleep, so no request is held across it (policy.h). */
+	wl_sleep_enter(t);
 	while (futex_call(&l->word, FUTEX_LOCK_PI_PRIVATE, 0) && errno == EINTR)
 		;
+	wl_sleep_exit(t);
 	PI_TSAN_ACQUIRE(&l->word);
 }
 
-static inline void pi_release(struct pi_lock *l, const struct wl_thread *t)
+static inline void pi_release(void *lock, struct wl_thread *t)
 {
+	struct pi_lock *l = lock;
 	uint32_t me = (uint32_t)t->tid;
 
 	/* FUTEX_WAITERS set means the kernel must hand the lock over. */
@@ -49,13 +59,11 @@ static inline void pi_release(struct pi_lock *l, const struct wl_thread *t)
 	}
 }
 
-#define PI_LOCK(l, t) pi_acquire(l, t)
-#define PI_UNLOCK(l, t) pi_release(l, t)
-WL_DEFINE_LOOPS(pi, PI_LOCK, PI_UNLOCK, SP_NONE)
+WL_DEFINE_LOOPS(pi)
 
-const struct workload_ops wl_futex_pi = {
+const struct wl_lock wl_lock_futex_pi = {
 	.name = "futex-pi",
 	.desc = "priority-inheritance futex (FUTEX_LOCK_PI / FUTEX_UNLOCK_PI)",
 	.lock_size = sizeof(struct pi_lock),
-	.loop = WL_LOOPS(pi),
+	.loop = WL_LOOP_TABLE(pi),
 };

@@ -1,5 +1,5 @@
 /* futex.h - raw futex calls and the 3-state mutex (Drepper, "Futexes Are
- * Tricky", mutex #3) shared by the futex and adaptive workloads. */
+ * Tricky", mutex #3) shared by the futex and adaptive locks. */
 #ifndef WL_FUTEX_H
 #define WL_FUTEX_H
 
@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "../harness/policy.h"
 
 static inline long futex_call(_Atomic uint32_t *uaddr, int op, uint32_t val)
 {
@@ -23,17 +25,21 @@ static inline int fx_trylock(_Atomic uint32_t *w)
 						       memory_order_relaxed);
 }
 
-/* The slow path: mark contended and sleep until the word changes. */
-static inline void fx_lock_slow(_Atomic uint32_t *w)
+/* The slow path: mark contended and sleep until the word changes, never
+ * with a slice request set (policy.h). */
+static inline void fx_lock_slow(_Atomic uint32_t *w, struct wl_thread *t)
 {
-	while (atomic_exchange_explicit(w, 2, memory_order_acquire) != 0)
+	while (atomic_exchange_explicit(w, 2, memory_order_acquire) != 0) {
+		wl_sleep_enter(t);
 		futex_call(w, FUTEX_WAIT_PRIVATE, 2);
+		wl_sleep_exit(t);
+	}
 }
 
-static inline void fx_lock(_Atomic uint32_t *w)
+static inline void fx_lock(_Atomic uint32_t *w, struct wl_thread *t)
 {
 	if (!fx_trylock(w))
-		fx_lock_slow(w);
+		fx_lock_slow(w, t);
 }
 
 static inline void fx_unlock(_Atomic uint32_t *w)
@@ -42,6 +48,28 @@ static inline void fx_unlock(_Atomic uint32_t *w)
 	 * the woken thread sets 2 again on its way in. */
 	if (atomic_exchange_explicit(w, 0, memory_order_release) == 2)
 		futex_call(w, FUTEX_WAKE_PRIVATE, 1);
+}
+
+/* The futex lock: the word alone. */
+struct fx_lock {
+	_Alignas(64) _Atomic uint32_t word;
+};
+
+static inline void futex_acquire(void *lock, struct wl_thread *t)
+{
+	fx_lock(&((struct fx_lock *)lock)->word, t);
+}
+
+static inline int futex_trylock(void *lock, struct wl_thread *t)
+{
+	(void)t;
+	return fx_trylock(&((struct fx_lock *)lock)->word);
+}
+
+static inline void futex_release(void *lock, struct wl_thread *t)
+{
+	(void)t;
+	fx_unlock(&((struct fx_lock *)lock)->word);
 }
 
 #endif

@@ -15,9 +15,14 @@
 #include "../harness/topo.h"
 #include "futex.h"
 
+struct prim_params {
+	uint64_t iterations;
+};
+
 static const struct key_desc prim_keys[] = {
 	{ "iterations", KT_INT, "200000", 1000, 100000000, "ops",
-	  "operations per primitive and repetition" },
+	  "operations per primitive and repetition", NULL,
+	  KEY_FIELD(struct prim_params, iterations) },
 	{ 0 },
 };
 
@@ -152,8 +157,13 @@ static double line_roundtrip(uint64_t iters, int cpu_a, int cpu_b)
 
 static json_t *prim_measure(const json_t *params, unsigned nthreads, char *err, size_t len)
 {
-	uint64_t n = (uint64_t)wl_param_int(params, "iterations");
-	double secs = json_number_value(json_object_get(params, "duration_s"));
+	struct prim_params pp = { 0 };
+	struct run_params rp;
+
+	key_bind(prim_keys, params, &pp);
+	run_params_parse(params, &rp);
+	uint64_t n = pp.iterations;
+	double secs = rp.duration_s;
 	_Alignas(64) _Atomic uint64_t word = 0;
 	_Alignas(64) _Atomic uint32_t fword = 0;
 	json_t *o = json_object();

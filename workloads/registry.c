@@ -1,37 +1,208 @@
-/* registry.c - every workload, once.  Adding one: a file in workloads/ and
- * a line here. */
+/* registry.c - every lock, every policy name and every named workload,
+ * once.  Adding a lock: a file in workloads/ and a line in WL_LOCKS. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/workload.h"
+#include "../harness/policy.h"
 
-extern const struct workload_ops wl_spin_tas, wl_spin_ticket, wl_futex, wl_adaptive,
-	wl_pthread, wl_pthread_adaptive, wl_futex_pi, wl_slice_spin, wl_slice_adaptive,
-	wl_primitives, wl_cpu_hog, wl_slice_hog, wl_slice_noyield, wl_idle, wl_slice_dry, wl_slice_adaptive_dry;
+/* One line per lock, in the order `slicebench list` shows them. */
+#define WL_LOCKS(X)                                                                        \
+	X(tas)                                                                             \
+	X(ticket)                                                                          \
+	X(mcs)                                                                             \
+	X(futex)                                                                           \
+	X(adaptive)                                                                        \
+	X(pthread)                                                                         \
+	X(pthread_adaptive)                                                                \
+	X(futex_pi)                                                                        \
+	X(none)                                                                            \
+	X(sleep)
 
+#define WL_EXTERN(n) extern const struct wl_lock wl_lock_##n;
+#define WL_ENTRY(n) &wl_lock_##n,
+WL_LOCKS(WL_EXTERN)
+extern const struct workload_ops wl_primitives;
 #ifdef SB_FAULTS
-extern const struct workload_ops wl_fault_crash, wl_fault_hang;
+extern const struct wl_lock wl_lock_fault_crash, wl_lock_fault_hang;
 #endif
 
-const struct workload_ops *const wl_registry[] = {
-	&wl_spin_tas,	&wl_spin_ticket,  &wl_futex,	  &wl_adaptive,	      &wl_pthread,
-	&wl_pthread_adaptive, &wl_futex_pi, &wl_slice_spin, &wl_slice_adaptive, &wl_slice_dry, &wl_slice_adaptive_dry, &wl_primitives,
-	&wl_cpu_hog, &wl_slice_hog, &wl_slice_noyield, &wl_idle,
+const struct wl_lock *const wl_locks[] = {
+	WL_LOCKS(WL_ENTRY)
 #ifdef SB_FAULTS
-	&wl_fault_crash, &wl_fault_hang,
+	&wl_lock_fault_crash, &wl_lock_fault_hang,
 #endif
 	NULL,
 };
 
-const struct workload_ops *wl_find(const char *name)
+const char *const wl_policy_names[POL_COUNT] = {
+	[POL_NONE] = "none", [POL_CS] = "cs",	    [POL_PRE] = "pre",
+	[POL_REARM] = "rearm", [POL_NOYIELD] = "noyield", [POL_HOG] = "hog",
+};
+
+const char *const wl_policy_help[POL_COUNT] = {
+	[POL_NONE] = "no slice-extension request (the baseline)",
+	[POL_CS] = "request after the acquisition, clear after the release, yield if granted",
+	[POL_PRE] = "request before the acquisition (waiters spin with it), clear after the "
+		    "release, yield if granted",
+	[POL_REARM] = "request per trylock attempt, clear and yield if granted between attempts "
+		      "(locks with trylock only)",
+	[POL_NOYIELD] = "abuser: cs's request and clear, never yields a grant",
+	[POL_HOG] = "abuser: request at every operation, never cleared, never yields",
+};
+
+/* The suite's historic names, each a lock x policy x dry triple. */
+static const struct workload_ops alias_table[] = {
+	{ .name = "spin-tas", .lock = &wl_lock_tas, .policy = POL_NONE,
+	  .desc = "test-and-test-and-set spinlock with pause and bounded exponential backoff" },
+	{ .name = "spin-ticket", .lock = &wl_lock_ticket, .policy = POL_NONE,
+	  .desc = "FIFO ticket spinlock with pause" },
+	{ .name = "futex", .lock = &wl_lock_futex, .policy = POL_NONE,
+	  .desc = "3-state futex mutex (CAS fast path, FUTEX_WAIT/FUTEX_WAKE when contended)" },
+	{ .name = "adaptive", .lock = &wl_lock_adaptive, .policy = POL_NONE,
+	  .desc = "spin-then-sleep mutex: bounded spin, then FUTEX_WAIT (spin_budget)" },
+	{ .name = "pthread", .lock = &wl_lock_pthread, .policy = POL_NONE,
+	  .desc = "glibc pthread_mutex_t, default type" },
+	{ .name = "pthread-adaptive", .lock = &wl_lock_pthread_adaptive, .policy = POL_NONE,
+	  .desc = "glibc pthread_mutex_t of type PTHREAD_MUTEX_ADAPTIVE_NP" },
+	{ .name = "futex-pi", .lock = &wl_lock_futex_pi, .policy = POL_NONE,
+	  .desc = "priority-inheritance futex (FUTEX_LOCK_PI / FUTEX_UNLOCK_PI)" },
+	{ .name = "slice-spin", .lock = &wl_lock_tas, .policy = POL_CS,
+	  .desc = "spin-tas with the rseq time-slice extension requested around the critical "
+		  "section" },
+	{ .name = "slice-adaptive", .lock = &wl_lock_adaptive, .policy = POL_CS,
+	  .desc = "adaptive spin-then-futex plus the rseq time-slice extension (the hybrid)" },
+	{ .name = "slice-dry", .lock = &wl_lock_tas, .policy = POL_CS, .dry = 1,
+	  .desc = "slice-spin's loop with the request going to an unregistered area: the "
+		  "control for slice-spin (runs on any kernel, never granted)" },
+	{ .name = "slice-adaptive-dry", .lock = &wl_lock_adaptive, .policy = POL_CS, .dry = 1,
+	  .desc = "slice-adaptive's loop with the request going to an unregistered area: the "
+		  "control for the hybrid (runs on any kernel, never granted)" },
+	{ .name = "cpu-hog", .lock = &wl_lock_none, .policy = POL_NONE,
+	  .desc = "busy loop of think_ns + cs_ns with no lock (the fair baseline hog)" },
+	{ .name = "slice-hog", .lock = &wl_lock_none, .policy = POL_HOG,
+	  .desc = "abuser: slice extension requested permanently, never yields, no lock" },
+	{ .name = "slice-noyield", .lock = &wl_lock_none, .policy = POL_NOYIELD,
+	  .desc = "abuser: requests the extension per op, ignores grants, no lock" },
+	{ .name = "idle", .lock = &wl_lock_sleep, .policy = POL_NONE,
+	  .desc = "no load: threads sleep 1 ms per op (baseline for the victim probe)" },
+#ifdef SB_FAULTS
+	{ .name = "fault-crash-in-cs", .lock = &wl_lock_fault_crash, .policy = POL_NONE,
+	  .desc = "test only: spin-tas whose thread 0 raises SIGSEGV inside its critical section" },
+	{ .name = "fault-hang-in-cs", .lock = &wl_lock_fault_hang, .policy = POL_NONE,
+	  .desc = "test only: spin-tas whose thread 0 never leaves its critical section" },
+#endif
+};
+#define NALIAS (sizeof(alias_table) / sizeof(alias_table[0]))
+
+const struct workload_ops *wl_named(size_t i)
 {
-	for (size_t i = 0; wl_registry[i]; i++)
-		if (!strcmp(wl_registry[i]->name, name))
-			return wl_registry[i];
+	return i < NALIAS ? &alias_table[i] : i == NALIAS ? &wl_primitives : NULL;
+}
+
+const struct wl_lock *wl_lock_find(const char *name)
+{
+	for (size_t i = 0; wl_locks[i]; i++)
+		if (!strcmp(wl_locks[i]->name, name))
+			return wl_locks[i];
 	return NULL;
 }
 
-int64_t wl_param_int(const json_t *params, const char *key)
+enum wl_policy wl_policy_find(const char *name)
 {
-	return json_integer_value(json_object_get(params, key));
+	int p;
+
+	for (p = 0; p < POL_COUNT; p++)
+		if (!strcmp(wl_policy_names[p], name))
+			break;
+	return (enum wl_policy)p;
+}
+
+int wl_has_trylock(const struct wl_lock *l)
+{
+	return l->loop[POL_REARM][LOOP_SAMPLED] != NULL;
+}
+
+/* The canonical entries of triples without an alias, made on first use
+ * (config loading is single-threaded). */
+#define WL_MAX_LOCKS 32
+static struct {
+	struct workload_ops ops;
+	char name[64];
+} combo[WL_MAX_LOCKS][POL_COUNT][2];
+
+const struct workload_ops *wl_resolve(const struct wl_lock *lock, int policy, int dry,
+				      const char **why)
+{
+	size_t li;
+
+	*why = NULL;
+	if (policy == POL_REARM && !wl_has_trylock(lock)) {
+		*why = "needs a lock with trylock";
+		return NULL;
+	}
+	if (dry && policy == POL_NONE) {
+		*why = "a dry control needs a policy that requests";
+		return NULL;
+	}
+	for (size_t i = 0; i < NALIAS; i++)
+		if (alias_table[i].lock == lock && alias_table[i].policy == policy &&
+		    alias_table[i].dry == !!dry)
+			return &alias_table[i];
+	for (li = 0; wl_locks[li] && wl_locks[li] != lock; li++)
+		;
+	if (!wl_locks[li] || li >= WL_MAX_LOCKS) {
+		*why = "not a registered lock";
+		return NULL;
+	}
+	typeof(combo[0][0][0]) *c = &combo[li][policy][!!dry];
+
+	if (!c->ops.lock) {
+		snprintf(c->name, sizeof(c->name), "%s+%s%s", lock->name, wl_policy_names[policy],
+			 dry ? "+dry" : "");
+		c->ops.name = c->name;
+		c->ops.desc = lock->desc;
+		c->ops.lock = lock;
+		c->ops.policy = policy;
+		c->ops.dry = !!dry;
+	}
+	return &c->ops;
+}
+
+const struct workload_ops *wl_find(const char *name)
+{
+	const struct workload_ops *o;
+	char buf[64], *pol, *dry;
+	const char *why;
+
+	for (size_t i = 0; (o = wl_named(i)); i++)
+		if (!strcmp(o->name, name))
+			return o;
+	if (strlen(name) >= sizeof(buf))
+		return NULL;
+	strcpy(buf, name);
+	if (!(pol = strchr(buf, '+')))
+		return NULL;
+	*pol++ = 0;
+	if ((dry = strchr(pol, '+'))) {
+		*dry++ = 0;
+		if (strcmp(dry, "dry"))
+			return NULL;
+	}
+	const struct wl_lock *l = wl_lock_find(buf);
+	enum wl_policy p = wl_policy_find(pol);
+
+	if (!l || p == POL_COUNT)
+		return NULL;
+	return wl_resolve(l, p, dry != NULL, &why);
+}
+
+const struct key_desc *wl_keys(const struct workload_ops *o)
+{
+	return o->lock ? o->lock->keys : o->keys;
+}
+
+int wl_needs_slice(const struct workload_ops *o)
+{
+	return o->lock && o->policy != POL_NONE && !o->dry;
 }
