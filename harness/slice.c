@@ -9,11 +9,9 @@
 #include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524 /* kernel-internal, but it is what the prctl returns */
-#endif
 #define RSEQ_SIG 0x53053053 /* the selftests' x86 signature */
 #define TUNABLE "glibc.pthread.rseq=0"
 
@@ -54,6 +52,8 @@ void slice_reexec_if_needed(char **argv)
 		return;
 	if (old && strstr(old, TUNABLE))
 		return; /* already re-executed: never loop */
+	if (getenv("SLICEBENCH_NO_REEXEC"))
+		return; /* keep glibc's area: how the legacy case is reproduced */
 	char buf[1024];
 
 	snprintf(buf, sizeof(buf), "%s%s%s", old ? old : "", old ? ":" : "", TUNABLE);
@@ -73,74 +73,89 @@ const char *slice_registration_mode(void)
 	return "glibc legacy 32-byte area";
 }
 
-static int cmdline_has(const char *word)
+/* What the kernel answers about the extension before this thread registers
+ * anything of its own: the prctl, the yield system call, the boot switch,
+ * and glibc's registration when there is one. */
+static void probe_facts(struct slice_facts *f, struct utsname *u, char *off, size_t offlen)
 {
-	char buf[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
+	char cmdline[4096] = "";
+	FILE *fp = fopen("/proc/cmdline", "r");
 
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
+	if (fp) {
+		if (!fgets(cmdline, sizeof(cmdline), fp))
+			cmdline[0] = 0;
+		fclose(fp);
 	}
-	return strstr(buf, word) != NULL;
+	memset(f, 0, sizeof(*f));
+	uname(u);
+	f->release = u->release;
+	f->set_err = -1;
+	/* GET needs no registration and never fails where the extension is
+	 * built in. */
+	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) < 0)
+		f->get_err = errno;
+	/* Outside a grant the call only clears a stale "yielded" flag. */
+	if (syscall(__NR_rseq_slice_yield) < 0)
+		f->yield_err = errno;
+	f->seccomp = slice_seccomp_mode();
+	f->feature_size = feature_size();
+	f->boot_off = slice_boot_off(cmdline, off, offlen);
+	f->reg_len = glibc_rseq_size();
+	if (f->reg_len) {
+		const struct sb_rseq *rs =
+			(const struct sb_rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+
+		f->flags_known = 1;
+		f->flags = rs->flags;
+	}
+	/* A legacy glibc area (not re-executed): let the kernel say whether it
+	 * accepts it, and leave the thread as it was. */
+	if (!f->get_err && !f->yield_err && f->reg_len && f->reg_len <= 32 && !f->boot_off) {
+		f->set_err = 0;
+		if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
+			  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0))
+			f->set_err = errno;
+		else if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET, 0, 0, 0))
+			f->set_err = errno;
+	}
 }
 
-static int explain(int err, char *reason, size_t len)
+int slice_probe_cause(char *reason, size_t len, enum slice_cause *cause)
 {
-	switch (err) {
-	case EINVAL:
-		snprintf(reason, len,
-			 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with EINVAL: kernel built "
-			 "without CONFIG_RSEQ_SLICE_EXTENSION (needs Linux >= 7.0)");
-		break;
-	case ENOTSUPP:
-		/* The prctl exists in every 7.x kernel, so ENOTSUPP means the
-		 * feature is off: compiled out, or switched off at boot. */
-		if (cmdline_has("rseq_slice_ext="))
-			snprintf(reason, len,
-				 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP: slice "
-				 "extension disabled on the kernel command line (rseq_slice_ext=)");
-		else
-			snprintf(reason, len,
-				 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP: kernel "
-				 "built without CONFIG_RSEQ_SLICE_EXTENSION (no rseq_slice_ext= on "
-				 "its command line)");
-		break;
-	case ENXIO:
-		snprintf(reason, len,
-			 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENXIO: no rseq area "
-			 "registered for the thread");
-		break;
-	default:
-		snprintf(reason, len, "prctl(PR_RSEQ_SLICE_EXTENSION) failed: %s",
-			 strerror(err));
-	}
-	return -err;
+	struct slice_facts f;
+	struct utsname u;
+	char off[64];
+
+	probe_facts(&f, &u, off, sizeof(off));
+	return slice_why(&f, reason, len, cause);
 }
 
 int slice_probe(char *reason, size_t len)
 {
-	/* GET needs no registration: EINVAL here means the kernel lacks it. */
-	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) < 0)
-		return explain(errno, reason, len);
-	if (feature_size() < SLICE_FEATURE_SIZE) {
-		snprintf(reason, len,
-			 "AT_RSEQ_FEATURE_SIZE is %lu, below the %d bytes that include "
-			 "slice_ctrl",
-			 feature_size(), SLICE_FEATURE_SIZE);
-		return -ENOSYS;
-	}
-	unsigned gsize = glibc_rseq_size();
+	return slice_probe_cause(reason, len, NULL);
+}
 
-	if (gsize && gsize < feature_size()) {
-		snprintf(reason, len,
-			 "glibc registered a %u-byte rseq area (legacy mode) and the "
-			 "re-exec with GLIBC_TUNABLES=" TUNABLE " did not take effect",
-			 gsize);
-		return -EBUSY;
+/* The reason for a failed SET on the thread's own registration. */
+static int explain_set(int err, const struct sb_rseq *rs, unsigned reg_len, char *reason,
+		       size_t len)
+{
+	struct slice_facts f;
+	struct utsname u;
+	char off[64];
+
+	probe_facts(&f, &u, off, sizeof(off));
+	f.reg_len = reg_len;
+	f.flags_known = 1;
+	f.flags = rs->flags;
+	f.set_err = err;
+	int rc = slice_why(&f, reason, len, NULL);
+
+	if (!rc) {
+		snprintf(reason, len, "prctl(PR_RSEQ_SLICE_EXTENSION_SET) failed: %s",
+			 strerror(err));
+		rc = -err;
 	}
-	return 0;
+	return rc;
 }
 
 int slice_thread_init(struct slice_thread *st, char *reason, size_t len)
@@ -173,7 +188,9 @@ int slice_thread_init(struct slice_thread *st, char *reason, size_t len)
 	}
 	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
 		  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0)) {
-		rc = explain(errno, reason, len);
+		rc = explain_set(errno, st->rs, st->own_area ? (unsigned)area_size()
+							     : glibc_rseq_size(),
+				 reason, len);
 		slice_thread_fini(st);
 		return rc;
 	}
