@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev)
-run=(gnuplot-nox)
+run=(gnuplot-nox jq)
 check=(jq rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time)
 vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file
 	gcc make libc6-dev)

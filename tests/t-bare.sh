@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t-bare.sh - what a bare-metal run lacks: `info`'s list (the extension,
-# RSEQ stats, tracefs, PMU, root) with a fix for each, and the reasons a
-# user who is not root gets.
+# RSEQ stats, tracefs, PMU, root) with a fix for each, the reasons a user
+# who is not root gets, and ./run.sh's two ways forward after a run whose
+# slice rows were unsupported.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 set -u
@@ -54,3 +55,31 @@ if SLICEBENCH_DEBUGFS="$TMP/dbg" "${as_user[@]}" "$SB" info --json >"$TMP/user.j
 else
 	notok "bare: info as a user failed: $(head -c 300 "$TMP/user.err")"
 fi
+
+# ./run.sh: a run with an unsupported slice row ends with the two ways
+# forward, one line each; a run without one does not.
+cfg=$TMP/slice.json
+cat >"$cfg" <<'EOF'
+{"name": "bare", "defaults": {"duration_s": 0.05, "warmup_s": 0, "repetitions": 1, "events": []},
+ "runs": [{"workload": ["spin-tas", "slice-spin"]}]}
+EOF
+./run.sh --config "$cfg" --out "$TMP/r1.json" --no-plot --quiet >"$TMP/run.out" 2>"$TMP/run.err"
+rc=$?
+if jq -e '.results[1].status == "unsupported"' "$TMP/r1.json" >/dev/null 2>&1; then
+	why=$(jq -r '.results[1].reason' "$TMP/r1.json")
+	tail -3 "$TMP/run.err" >"$TMP/tail"
+	printf '%s\n' "slice workloads unsupported here: $why" \
+		"  way 1, the guest with the patched kernel:  ./run.sh --vm --config $cfg" \
+		"  way 2, a kernel for this machine: README \"Running on your own machine\", then ./run.sh --config $cfg (build/slicebench info lists what else is missing)" \
+		>"$TMP/want"
+	check "bare: run.sh (exit $rc) ends an unsupported slice run with the two ways forward" \
+		diff "$TMP/want" "$TMP/tail"
+else
+	check "bare: run.sh (exit $rc) on a kernel with the extension prints no way forward" \
+		bash -c "[ $rc -eq 0 ] && ! grep -q 'way 1' '$TMP/run.err'"
+fi
+sed -i 's/"slice-spin"/"futex"/' "$cfg"
+./run.sh --config "$cfg" --out "$TMP/r2.json" --no-plot --quiet >/dev/null 2>"$TMP/run2.err"
+rc=$?
+check "bare: run.sh (exit $rc) without slice rows prints no way forward" \
+	bash -c "[ $rc -eq 0 ] && ! grep -q 'way 1' '$TMP/run2.err'"
