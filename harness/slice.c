@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define RSEQ_SIG 0x53053053 /* the selftests' x86 signature */
@@ -73,6 +74,33 @@ const char *slice_registration_mode(void)
 	return "glibc legacy 32-byte area";
 }
 
+/* rseq_slice_yield's answer where a seccomp filter stands in front of it
+ * (Seccomp: 2), asked once per process in a child: a filter may kill the
+ * caller (SIGSYS) instead of failing the call.  Without a filter nothing
+ * but the kernel answers, and the prctl has already said whether it has
+ * the call.  Outside a grant the call only clears a stale "yielded" flag. */
+static void probe_yield(struct slice_facts *f)
+{
+	static _Atomic int cached = -1; /* errno | signal << 8 */
+	int c = atomic_load(&cached);
+
+	if (f->seccomp != 2)
+		return;
+	if (c < 0) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			_exit(syscall(__NR_rseq_slice_yield) < 0 ? errno & 0xff : 0);
+		c = 0; /* no child, no answer: assume nothing stands in the way */
+		if (pid > 0 && waitpid(pid, &st, 0) == pid)
+			c = WIFSIGNALED(st) ? WTERMSIG(st) << 8 : WEXITSTATUS(st);
+		atomic_store(&cached, c);
+	}
+	f->yield_err = c & 0xff;
+	f->yield_sig = c >> 8;
+}
+
 /* What the kernel answers about the extension before this thread registers
  * anything of its own: the prctl, the yield system call, the boot switch,
  * and glibc's registration when there is one. */
@@ -94,10 +122,8 @@ static void probe_facts(struct slice_facts *f, struct utsname *u, char *off, siz
 	 * built in. */
 	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) < 0)
 		f->get_err = errno;
-	/* Outside a grant the call only clears a stale "yielded" flag. */
-	if (syscall(__NR_rseq_slice_yield) < 0)
-		f->yield_err = errno;
 	f->seccomp = slice_seccomp_mode();
+	probe_yield(f);
 	f->feature_size = feature_size();
 	f->boot_off = slice_boot_off(cmdline, off, offlen);
 	f->reg_len = glibc_rseq_size();

@@ -19,7 +19,9 @@
  * - rseq_slice_yield (471) returns 0 or 1 and nothing else; a kernel
  *   without it answers ENOSYS.  EPERM can only come from a seccomp filter
  *   (Docker's default profile denies syscalls it does not list with EPERM;
- *   runc answers ENOSYS for syscalls newer than the profile it was given).
+ *   runc answers ENOSYS for syscalls newer than the profile it was given),
+ *   and a filter may also kill the caller (systemd's SystemCallFilter=
+ *   does, unless SystemCallErrorNumber= is set).
  */
 #define _GNU_SOURCE
 #include "slicewhy.h"
@@ -63,6 +65,11 @@ static void seccomp_note(const struct slice_facts *f, char *reason, size_t len)
 			 "; a seccomp filter (Seccomp: %d) also denies rseq_slice_yield "
 			 "(syscall 471) with EPERM",
 			 f->seccomp);
+	else if (f->yield_sig && n < len)
+		snprintf(reason + n, len - n,
+			 "; a seccomp filter (Seccomp: %d) also kills callers of "
+			 "rseq_slice_yield (471) with signal %d",
+			 f->seccomp, f->yield_sig);
 }
 
 static int why_get(const struct slice_facts *f, char *reason, size_t len, enum slice_cause *c)
@@ -106,6 +113,13 @@ static int why_get(const struct slice_facts *f, char *reason, size_t len, enum s
 static int why_yield(const struct slice_facts *f, char *reason, size_t len, enum slice_cause *c)
 {
 	*c = f->yield_err == EPERM || f->seccomp == 2 ? SC_DENIED : SC_OTHER;
+	if (f->yield_sig) {
+		snprintf(reason, len,
+			 "rseq_slice_yield (syscall 471) killed its caller with signal %d (%s): a "
+			 "seccomp filter (Seccomp: %d in /proc/self/status) forbids it",
+			 f->yield_sig, strsignal(f->yield_sig), f->seccomp);
+		return -EPERM;
+	}
 	if (f->yield_err == EPERM)
 		snprintf(reason, len,
 			 "rseq_slice_yield (syscall 471) failed with EPERM, which the kernel "
@@ -171,7 +185,7 @@ int slice_why(const struct slice_facts *f, char *reason, size_t len, enum slice_
 		reason[0] = 0;
 	if (f->get_err > 0)
 		return why_get(f, reason, len, c);
-	if (f->yield_err > 0)
+	if (f->yield_err > 0 || f->yield_sig)
 		return why_yield(f, reason, len, c);
 	if (f->feature_size < SLICE_FEATURE_SIZE) {
 		*c = SC_FEATURE_SIZE;

@@ -24,6 +24,7 @@ struct slice_facts {
 	const char *release;	    /* uname -r */
 	int get_err;		    /* prctl(PR_RSEQ_SLICE_EXTENSION_GET): 0 or errno */
 	int yield_err;		    /* rseq_slice_yield(): 0 or errno */
+	int yield_sig;		    /* the signal that killed its caller, 0 none */
 	int seccomp;		    /* /proc/self/status Seccomp: 0, 1, 2; -1 unknown */
 	unsigned long feature_size; /* getauxval(AT_RSEQ_FEATURE_SIZE) */
 	const char *boot_off;	    /* rseq_slice_ext= value that turns it off, or NULL */

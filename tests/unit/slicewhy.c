@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <jansson.h>
+#include <signal.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -48,11 +49,17 @@ static void expect(const char *name, const struct slice_facts *f, int want_rc,
 	struct slice_facts l = *f;
 
 	l.release = "7.3.4-1~bpo13+1-cloud-amd64-local-suffix-48chars";
-	if (l.get_err)
-		l.yield_err = EPERM;
-	slice_why(&l, reason, sizeof(reason), &c);
-	CHECK(strlen(reason) < 256, "slicewhy: %s: reason fits 255 bytes (%zu)", name,
-	      strlen(reason));
+	size_t most = 0;
+
+	for (int sig = 0; sig <= SIGSYS; sig += SIGSYS) {
+		if (l.get_err) {
+			l.yield_err = sig ? 0 : EPERM;
+			l.yield_sig = sig;
+		}
+		slice_why(&l, reason, sizeof(reason), &c);
+		most = strlen(reason) > most ? strlen(reason) : most;
+	}
+	CHECK(most < 256, "slicewhy: %s: reason fits 255 bytes (%zu)", name, most);
 }
 
 static void injected(void)
@@ -90,6 +97,13 @@ static void injected(void)
 	       "rseq_slice_yield (syscall 471) failed with ENOSYS although kernel 7.3.4 has "
 	       "the extension's prctl: a seccomp filter (Seccomp: 2) denied it (runtimes "
 	       "answer ENOSYS for syscalls newer than their profile)");
+
+	f = good();
+	f.yield_sig = SIGSYS;
+	f.seccomp = 2;
+	expect("seccomp filter that kills", &f, -EPERM, SC_DENIED,
+	       "rseq_slice_yield (syscall 471) killed its caller with signal 31 (Bad system "
+	       "call): a seccomp filter (Seccomp: 2 in /proc/self/status) forbids it");
 
 	f = good();
 	f.get_err = EPERM;
@@ -218,14 +232,16 @@ static void this_kernel(void)
 		printf("#   got:  %s\n#   want: %s\n", reason, w);
 }
 
-/* A filter that answers `err` to rseq_slice_yield (471) and allows the
- * rest, as Docker's default profile does for a syscall it does not list. */
-static int deny_yield(int err)
+/* A filter that answers rseq_slice_yield (471) with `action` and allows
+ * the rest: SECCOMP_RET_ERRNO | EPERM is what Docker's default profile does
+ * for a syscall it does not list, SECCOMP_RET_KILL_PROCESS what systemd's
+ * SystemCallFilter= does by default. */
+static int deny_yield(unsigned action)
 {
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_rseq_slice_yield, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, action),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
@@ -236,7 +252,7 @@ static int deny_yield(int err)
 }
 
 /* The reason under the filter, in a child so the filter stays there. */
-static void probe_under_filter(char *reason, size_t len)
+static void probe_under_filter(unsigned action, char *reason, size_t len)
 {
 	int fd[2];
 
@@ -247,7 +263,7 @@ static void probe_under_filter(char *reason, size_t len)
 
 	if (pid == 0) {
 		char r[600] = "";
-		int rc = deny_yield(EPERM);
+		int rc = deny_yield(action);
 
 		if (rc)
 			snprintf(r, sizeof(r), "seccomp filter not installed: %s", strerror(-rc));
@@ -271,7 +287,7 @@ static void seccomp_probe(void)
 	char reason[600], want[900], base[600];
 	const char *w = expected_here(base, sizeof(base));
 
-	probe_under_filter(reason, sizeof(reason));
+	probe_under_filter(SECCOMP_RET_ERRNO | EPERM, reason, sizeof(reason));
 	if (w)
 		snprintf(want, sizeof(want),
 			 "%s; a seccomp filter (Seccomp: 2) also denies rseq_slice_yield "
@@ -283,6 +299,23 @@ static void seccomp_probe(void)
 			 "returns for it: a seccomp filter denied it (Seccomp: 2 in "
 			 "/proc/self/status; Docker's default profile does so)");
 	CHECK(!strcmp(reason, want), "slicewhy: probe under a seccomp filter names the filter");
+	if (strcmp(reason, want))
+		printf("#   got:  %s\n#   want: %s\n", reason, want);
+
+	/* A filter that kills: the probe asks in a child, so it survives. */
+	probe_under_filter(SECCOMP_RET_KILL_PROCESS, reason, sizeof(reason));
+	if (w)
+		snprintf(want, sizeof(want),
+			 "%s; a seccomp filter (Seccomp: 2) also kills callers of "
+			 "rseq_slice_yield (471) with signal %d",
+			 w, SIGSYS);
+	else
+		snprintf(want, sizeof(want),
+			 "rseq_slice_yield (syscall 471) killed its caller with signal %d (%s): a "
+			 "seccomp filter (Seccomp: 2 in /proc/self/status) forbids it",
+			 SIGSYS, strsignal(SIGSYS));
+	CHECK(!strcmp(reason, want),
+	      "slicewhy: probe under a killing seccomp filter survives and names it");
 	if (strcmp(reason, want))
 		printf("#   got:  %s\n#   want: %s\n", reason, want);
 }
@@ -310,7 +343,7 @@ static void seccomp_harness(void)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (deny_yield(EPERM))
+		if (deny_yield(SECCOMP_RET_ERRNO | EPERM))
 			_exit(3);
 		execl(sb, sb, "run", "--config", cfg, "--out", out, "--quiet", (char *)NULL);
 		_exit(4);
