@@ -24,6 +24,17 @@ value() {
 	fi
 }
 
+# A host run whose slice rows were unsupported ends with the two ways to
+# a kernel that has the extension.
+ways_forward() {
+	local why
+	why=$(jq -r '[.results[] | select(.status == "unsupported") | .reason][0] // empty' "$1")
+	[ -n "$why" ] || return 0
+	echo "slice workloads unsupported here: $why" >&2
+	echo "  way 1, the guest with the patched kernel:  ./run.sh --vm --config $2" >&2
+	echo "  way 2, a kernel for this machine: README \"Running on your own machine\", then ./run.sh --config $2 (build/slicebench info lists what else is missing)" >&2
+}
+
 mode=host config=configs/quick.json out="" quiet="" plot=1
 pass=()
 while [ $# -gt 0 ]; do
@@ -65,6 +76,7 @@ host)
 		done
 	fi
 	build/slicebench run --config "$config" --out "$out" $quiet
+	ways_forward "$out" "$config"
 	;;
 vm)
 	[ -n "$out" ] || out="results/${stamp}-$(uname -n)-vm.json"

@@ -16,6 +16,7 @@
 #include "signals.h"
 #include "timing.h"
 #include "slice.h"
+#include "ready.h"
 #include "sysinfo.h"
 #include "topo.h"
 #include "workload.h"
@@ -334,7 +335,9 @@ static int cmd_info(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("usage: slicebench info [--json]\n\nKernel release, preemption "
 			       "model, HZ, slice-extension availability (and why not),\n"
-			       "topology, virtualization, glibc and compiler.\n");
+			       "topology, virtualization, glibc and compiler; then what a\n"
+			       "bare-metal run lacks here (the extension, RSEQ stats, tracefs,\n"
+			       "PMU, root) and the command that fixes each (--json: bare_metal).\n");
 			return 0;
 		} else {
 			fprintf(stderr, "slicebench info: unknown option \"%s\"\n", argv[i]);
@@ -345,14 +348,18 @@ static int cmd_info(int argc, char **argv)
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;
 	}
-	json_t *j = sysinfo_json();
+	json_t *j = sysinfo_json(), *ready = ready_json();
 
 	if (as_json) {
+		json_object_set(j, "bare_metal", ready);
 		json_dumpf(j, stdout, JSON_INDENT(2));
 		putchar('\n');
 	} else {
 		info_text(j, 0);
+		printf("what a bare-metal run lacks here:\n");
+		ready_print_lacks(stdout, ready);
 	}
+	json_decref(ready);
 	json_decref(j);
 	return 0;
 }

@@ -9,11 +9,10 @@
 #include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524 /* kernel-internal, but it is what the prctl returns */
-#endif
 #define RSEQ_SIG 0x53053053 /* the selftests' x86 signature */
 #define TUNABLE "glibc.pthread.rseq=0"
 
@@ -54,6 +53,8 @@ void slice_reexec_if_needed(char **argv)
 		return;
 	if (old && strstr(old, TUNABLE))
 		return; /* already re-executed: never loop */
+	if (getenv("SLICEBENCH_NO_REEXEC"))
+		return; /* keep glibc's area: how the legacy case is reproduced */
 	char buf[1024];
 
 	snprintf(buf, sizeof(buf), "%s%s%s", old ? old : "", old ? ":" : "", TUNABLE);
@@ -73,74 +74,114 @@ const char *slice_registration_mode(void)
 	return "glibc legacy 32-byte area";
 }
 
-static int cmdline_has(const char *word)
+/* rseq_slice_yield's answer where a seccomp filter stands in front of it
+ * (Seccomp: 2), asked once per process in a child: a filter may kill the
+ * caller (SIGSYS) instead of failing the call.  Without a filter nothing
+ * but the kernel answers, and the prctl has already said whether it has
+ * the call.  Outside a grant the call only clears a stale "yielded" flag. */
+static void probe_yield(struct slice_facts *f)
 {
-	char buf[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
+	static _Atomic int cached = -1; /* errno | signal << 8 */
+	int c = atomic_load(&cached);
 
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
+	if (f->seccomp != 2)
+		return;
+	if (c < 0) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			_exit(syscall(__NR_rseq_slice_yield) < 0 ? errno & 0xff : 0);
+		c = 0; /* no child, no answer: assume nothing stands in the way */
+		if (pid > 0 && waitpid(pid, &st, 0) == pid)
+			c = WIFSIGNALED(st) ? WTERMSIG(st) << 8 : WEXITSTATUS(st);
+		atomic_store(&cached, c);
 	}
-	return strstr(buf, word) != NULL;
+	f->yield_err = c & 0xff;
+	f->yield_sig = c >> 8;
 }
 
-static int explain(int err, char *reason, size_t len)
+/* What the kernel answers about the extension before this thread registers
+ * anything of its own: the prctl, the yield system call, the boot switch,
+ * and glibc's registration when there is one. */
+static void probe_facts(struct slice_facts *f, struct utsname *u, char *off, size_t offlen)
 {
-	switch (err) {
-	case EINVAL:
-		snprintf(reason, len,
-			 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with EINVAL: kernel built "
-			 "without CONFIG_RSEQ_SLICE_EXTENSION (needs Linux >= 7.0)");
-		break;
-	case ENOTSUPP:
-		/* The prctl exists in every 7.x kernel, so ENOTSUPP means the
-		 * feature is off: compiled out, or switched off at boot. */
-		if (cmdline_has("rseq_slice_ext="))
-			snprintf(reason, len,
-				 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP: slice "
-				 "extension disabled on the kernel command line (rseq_slice_ext=)");
-		else
-			snprintf(reason, len,
-				 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP: kernel "
-				 "built without CONFIG_RSEQ_SLICE_EXTENSION (no rseq_slice_ext= on "
-				 "its command line)");
-		break;
-	case ENXIO:
-		snprintf(reason, len,
-			 "prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENXIO: no rseq area "
-			 "registered for the thread");
-		break;
-	default:
-		snprintf(reason, len, "prctl(PR_RSEQ_SLICE_EXTENSION) failed: %s",
-			 strerror(err));
+	char cmdline[4096] = "";
+	FILE *fp = fopen("/proc/cmdline", "r");
+
+	if (fp) {
+		if (!fgets(cmdline, sizeof(cmdline), fp))
+			cmdline[0] = 0;
+		fclose(fp);
 	}
-	return -err;
+	memset(f, 0, sizeof(*f));
+	uname(u);
+	f->release = u->release;
+	f->set_err = -1;
+	/* GET needs no registration and never fails where the extension is
+	 * built in. */
+	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) < 0)
+		f->get_err = errno;
+	f->seccomp = slice_seccomp_mode();
+	probe_yield(f);
+	f->feature_size = feature_size();
+	f->boot_off = slice_boot_off(cmdline, off, offlen);
+	f->reg_len = glibc_rseq_size();
+	if (f->reg_len) {
+		const struct sb_rseq *rs =
+			(const struct sb_rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+
+		f->flags_known = 1;
+		f->flags = rs->flags;
+	}
+	/* A legacy glibc area (not re-executed): let the kernel say whether it
+	 * accepts it, and leave the thread as it was. */
+	if (!f->get_err && !f->yield_err && f->reg_len && f->reg_len <= 32 && !f->boot_off) {
+		f->set_err = 0;
+		if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
+			  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0))
+			f->set_err = errno;
+		else if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET, 0, 0, 0))
+			f->set_err = errno;
+	}
+}
+
+int slice_probe_cause(char *reason, size_t len, enum slice_cause *cause)
+{
+	struct slice_facts f;
+	struct utsname u;
+	char off[64];
+
+	probe_facts(&f, &u, off, sizeof(off));
+	return slice_why(&f, reason, len, cause);
 }
 
 int slice_probe(char *reason, size_t len)
 {
-	/* GET needs no registration: EINVAL here means the kernel lacks it. */
-	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_GET, 0, 0, 0) < 0)
-		return explain(errno, reason, len);
-	if (feature_size() < SLICE_FEATURE_SIZE) {
-		snprintf(reason, len,
-			 "AT_RSEQ_FEATURE_SIZE is %lu, below the %d bytes that include "
-			 "slice_ctrl",
-			 feature_size(), SLICE_FEATURE_SIZE);
-		return -ENOSYS;
-	}
-	unsigned gsize = glibc_rseq_size();
+	return slice_probe_cause(reason, len, NULL);
+}
 
-	if (gsize && gsize < feature_size()) {
-		snprintf(reason, len,
-			 "glibc registered a %u-byte rseq area (legacy mode) and the "
-			 "re-exec with GLIBC_TUNABLES=" TUNABLE " did not take effect",
-			 gsize);
-		return -EBUSY;
+/* The reason for a failed SET on the thread's own registration. */
+static int explain_set(int err, const struct sb_rseq *rs, unsigned reg_len, char *reason,
+		       size_t len)
+{
+	struct slice_facts f;
+	struct utsname u;
+	char off[64];
+
+	probe_facts(&f, &u, off, sizeof(off));
+	f.reg_len = reg_len;
+	f.flags_known = 1;
+	f.flags = rs->flags;
+	f.set_err = err;
+	int rc = slice_why(&f, reason, len, NULL);
+
+	if (!rc) {
+		snprintf(reason, len, "prctl(PR_RSEQ_SLICE_EXTENSION_SET) failed: %s",
+			 strerror(err));
+		rc = -err;
 	}
-	return 0;
+	return rc;
 }
 
 int slice_thread_init(struct slice_thread *st, char *reason, size_t len)
@@ -173,7 +214,9 @@ int slice_thread_init(struct slice_thread *st, char *reason, size_t len)
 	}
 	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
 		  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0)) {
-		rc = explain(errno, reason, len);
+		rc = explain_set(errno, st->rs, st->own_area ? (unsigned)area_size()
+							     : glibc_rseq_size(),
+				 reason, len);
 		slice_thread_fini(st);
 		return rc;
 	}

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "slicewhy.h"
+
 #ifndef PR_RSEQ_SLICE_EXTENSION
 #define PR_RSEQ_SLICE_EXTENSION 79
 #define PR_RSEQ_SLICE_EXTENSION_GET 1
@@ -45,12 +47,15 @@ struct slice_thread {
 
 /* Re-executes the program with glibc's rseq registration off when the
  * kernel offers the extension but glibc registered a legacy 32-byte area
- * (which keeps the kernel in legacy mode).  Call first thing in main(). */
+ * (which keeps the kernel in legacy mode).  Call first thing in main().
+ * SLICEBENCH_NO_REEXEC set in the environment keeps glibc's area. */
 void slice_reexec_if_needed(char **argv);
 /* How rseq is registered in this process, for the result's meta. */
 const char *slice_registration_mode(void);
 /* Whether the extension can work here; on failure *reason says exactly why. */
 int slice_probe(char *reason, size_t len);
+/* The same, with the cause for `slicebench info`'s list of what is missing. */
+int slice_probe_cause(char *reason, size_t len, enum slice_cause *cause);
 /* Registers (or adopts glibc's) rseq area and enables the extension for
  * the calling thread.  0, or -errno with the reason filled in. */
 int slice_thread_init(struct slice_thread *st, char *reason, size_t len);

@@ -56,6 +56,59 @@ const char *sysinfo_debugfs_dir(void)
 	return d && *d ? d : "/sys/kernel/debug";
 }
 
+const char sysinfo_why_not_root[] = "debugfs is root's only, and this is not root";
+const char sysinfo_why_no_debugfs[] =
+	"kernel without debugfs (CONFIG_DEBUG_FS off, or debugfs=off at boot)";
+const char sysinfo_why_absent[] = "not present in debugfs";
+
+/* The file systems this kernel registered: debugfs is missing there when
+ * CONFIG_DEBUG_FS is off or debugfs=off was given at boot (fs/debugfs/
+ * inode.c: debugfs_init() then never registers it). */
+static int kernel_has_fs(const char *name)
+{
+	FILE *f = fopen("/proc/filesystems", "r");
+	char line[128], fs[64];
+	int found = 0;
+
+	if (!f)
+		return 1; /* cannot tell: do not claim it is missing */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "nodev %63s", fs) == 1 && !strcmp(fs, name);
+	fclose(f);
+	return found;
+}
+
+/* Mounts debugfs on its usual place; NULL, or why it is not there. */
+static const char *debugfs_mount(const char *dir)
+{
+	if (!kernel_has_fs("debugfs"))
+		return sysinfo_why_no_debugfs;
+	if (geteuid())
+		return "debugfs not mounted, and mounting it needs root";
+	if (!mount("debugfs", dir, "debugfs", 0, NULL)) {
+		we_mounted = 1;
+		return NULL;
+	}
+	switch (errno) {
+	case EBUSY: return NULL; /* mounted meanwhile */
+	case EPERM: return "mounting debugfs not permitted (no CAP_SYS_ADMIN: a container?)";
+	case ENODEV:
+	case ENOENT: return sysinfo_why_no_debugfs;
+	default: return "debugfs cannot be mounted";
+	}
+}
+
+static const char *read_why(int err)
+{
+	if (err == ENOENT)
+		return sysinfo_why_absent;
+	if (err == EACCES || (err == EPERM && geteuid()))
+		return sysinfo_why_not_root;
+	if (err == EPERM)
+		return "debugfs read denied to root (kernel lockdown or a security module)";
+	return "debugfs read failed";
+}
+
 char *sysinfo_debugfs_read(const char *rel, const char **why)
 {
 	char path[512];
@@ -64,31 +117,21 @@ char *sysinfo_debugfs_read(const char *rel, const char **why)
 
 	snprintf(path, sizeof(path), "%s/sched", dir);
 	if (stat(path, &st)) {
-		snprintf(path, sizeof(path), "%s/rseq", dir);
-		if (stat(path, &st) && !strcmp(dir, "/sys/kernel/debug")) {
-			/* Not mounted (or not built).  Mount it if we may. */
-			if (geteuid()) {
-				*why = "debugfs not mounted and not root";
-				return NULL;
-			}
-			if (mount("debugfs", dir, "debugfs", 0, NULL)) {
-				if (errno != EBUSY) {
-					*why = "debugfs cannot be mounted (kernel without "
-					       "CONFIG_DEBUG_FS?)";
-					return NULL;
-				}
-			} else {
-				we_mounted = 1;
-			}
+		/* Mounted with its default mode 0700, a user may not look in. */
+		if (errno == EACCES) {
+			*why = sysinfo_why_not_root;
+			return NULL;
 		}
+		snprintf(path, sizeof(path), "%s/rseq", dir);
+		if (stat(path, &st) && !strcmp(dir, "/sys/kernel/debug") &&
+		    (*why = debugfs_mount(dir)))
+			return NULL;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	char *s = read_text(path);
 
 	if (!s)
-		*why = errno == ENOENT ? "not present in debugfs"
-		     : errno == EPERM  ? "debugfs read not permitted (lockdown or not root)"
-				       : "debugfs read failed";
+		*why = read_why(errno);
 	return s;
 }
 

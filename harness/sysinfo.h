@@ -18,6 +18,8 @@ json_t *sysinfo_json(void);
 /* Reads a debugfs file (mounting debugfs when root and not mounted);
  * returns malloc'd text or NULL with *why set to a static reason. */
 char *sysinfo_debugfs_read(const char *rel, const char **why);
+/* Three of those reasons, for callers that suggest the fix. */
+extern const char sysinfo_why_not_root[], sysinfo_why_no_debugfs[], sysinfo_why_absent[];
 /* debugfs' mount point: $SLICEBENCH_DEBUGFS (tests, or debugfs mounted
  * elsewhere), else /sys/kernel/debug. */
 const char *sysinfo_debugfs_dir(void);

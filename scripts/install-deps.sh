@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# install-deps.sh [build|check|run|vm|all] - make sure the Debian packages a
+# install-deps.sh [build|check|run|vm|bare|all] - make sure the Debian packages a
 # step needs are installed: installs them when root, else prints the exact
 # apt-get line and exits 2.
 set -euo pipefail
 
 build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev)
-run=(gnuplot-nox)
+run=(gnuplot-nox jq)
 check=(jq rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium)
 vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file jq
 	gcc make libc6-dev)
+# A kernel for this machine as Debian packages (make bindeb-pkg): the
+# binary Build-Depends of the kernel's scripts/package/mkdebian beyond vm's.
+bare=(dpkg-dev kmod libdw-dev)
 
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
 run) want=("${build[@]}" "${run[@]}") ;;
 check) want=("${build[@]}" "${check[@]}") ;;
 vm) want=("${build[@]}" "${vm[@]}") ;;
-all) want=("${build[@]}" "${run[@]}" "${check[@]}" "${vm[@]}") ;;
-*) echo "usage: $0 [build|check|run|vm|all]" >&2; exit 2 ;;
+bare) want=("${build[@]}" "${vm[@]}" "${bare[@]}") ;;
+all) want=("${build[@]}" "${run[@]}" "${check[@]}" "${vm[@]}" "${bare[@]}") ;;
+*) echo "usage: $0 [build|check|run|vm|bare|all]" >&2; exit 2 ;;
 esac
 
 missing=()
