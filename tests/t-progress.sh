@@ -32,3 +32,33 @@ while read -r t i eta; do
 done < <(sed -n -E 's/^([0-9.]+) \[([2-5])\/5\] .*\(ETA ([0-9]+) s\)$/\1 \2 \3/p' "$TMP/lines")
 [ "$bad" = 0 ] || sed 's/^/# /' "$TMP/lines"
 check "progress: the suite's result is complete" jq -e '[.results[].status] | length == 5 and all(. == "ok")' "$TMP/eta-out.json"
+
+# scripts/studies.sh says where it is at each step, and Ctrl-C stops it with
+# what completed kept: one short host study to the end, then a long one
+# interrupted in its first step (SIGINT to the process group, as a
+# terminal sends it).
+S="$TMP/studies"
+scripts/studies.sh --host-only --only syscall-vs-atomic --out "$S" >/dev/null 2>"$TMP/st.err"
+rc=$?
+check "studies: a host study runs to the end (exit $rc)" test "$rc" -eq 0 -a -s "$S/syscall-vs-atomic-host.json"
+check "studies: a line when the step starts, with elapsed and time left" \
+	grep -qE '^studies.sh: \[1/1\] syscall-vs-atomic \(host\): elapsed 0m[0-9]{2}s, about [0-9]+m[0-9]{2}s left$' "$TMP/st.err"
+check "studies: a line when it ends, with the time it took and the plan" \
+	grep -qE '^studies.sh: \[1/1\] syscall-vs-atomic \(host\) took [0-9]+m[0-9]{2}s \(planned 0m01s\)$' "$TMP/st.err"
+set -m
+scripts/studies.sh --host-only --only syscall-vs-atomic,rostedt-2023 --out "$S" >/dev/null 2>"$TMP/st2.err" &
+spid=$!
+set +m
+for _ in $(seq 1 1200); do
+	grep -q '^studies.sh: \[2/2\] rostedt-2023' "$TMP/st2.err" 2>/dev/null && break
+	sleep 0.1
+done
+sleep 2
+kill -INT -- "-$spid"
+rc=0
+wait "$spid" || rc=$?
+check "studies: Ctrl-C stops it with 130 (got $rc)" test "$rc" -eq 130
+check "studies: ... says in which step" grep -q '^studies.sh: stopped (exit 130) in step 1 of 2 after' "$TMP/st2.err"
+check "studies: ... keeps the finished step" jq -e '.results[0].status == "ok"' "$S/syscall-vs-atomic-host.json"
+check "studies: ... and the step in flight, its run marked interrupted" \
+	jq -e '(.results | last | .status) == "interrupted" and .meta.interrupted != null' "$S/rostedt-2023-host.json"

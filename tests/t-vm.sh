@@ -101,29 +101,32 @@ else
 	notok "vm: progress arrives live (first run's line at ${first:-never}, end at $last)"
 fi
 
-# Ctrl-C on a guest run: the guest stops at once, what completed comes
-# back, no QEMU is left.  Job control, so that the background vm.sh gets
-# SIGINT as a terminal would deliver it (a non-interactive shell starts
-# background commands with SIGINT ignored).
+# Ctrl-C on `./run.sh --vm`: the guest stops at once, what completed comes
+# back, no QEMU is left.  Job control gives the run its own process group,
+# and the SIGINT goes to the whole group, as a terminal's Ctrl-C does (a
+# non-interactive shell would start it with SIGINT ignored).
 set -m
 I="$TMP/int.json"
-scripts/vm.sh --config configs/ci.json --out "$I" --accel "$ACCEL" --no-selftest \
-	2> >(stamp >"$TMP/int.err") >/dev/null &
+./run.sh --vm --config configs/ci.json --out "$I" --accel "$ACCEL" --no-selftest --no-calibration \
+	--no-plot 2> >(stamp >"$TMP/int.err") >/dev/null &
 vpid=$!
 set +m
 qpids=""
 for _ in $(seq 1 3000); do
 	kill -0 "$vpid" 2>/dev/null || break
-	[ -n "$qpids" ] || qpids=$(pgrep -P "$vpid" -f qemu-system-x86_64 || true)
+	if [ -z "$qpids" ]; then
+		vmpid=$(pgrep -P "$vpid" -f scripts/vm.sh || true)
+		[ -z "$vmpid" ] || qpids=$(pgrep -P "$vmpid" -f qemu-system-x86_64 || true)
+	fi
 	grep -q ' guest: \[3/' "$TMP/int.err" 2>/dev/null && break
 	sleep 0.1
 done
 t0=$(date +%s%N)
-kill -INT "$vpid" 2>/dev/null
+kill -INT -- "-$vpid" 2>/dev/null
 rc=0
 wait "$vpid" || rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
-check_n "vm: Ctrl-C on a guest run exits 130" "$rc" 130
+check_n "vm: Ctrl-C on ./run.sh --vm exits 130" "$rc" 130
 if [ -f "$I" ] && jq -e '([.results[] | select(.status == "ok")] | length) >= 2 and
 	(.results | last | .status) == "interrupted" and .meta.vm.interrupted == "SIGINT"' "$I" >/dev/null; then
 	ok "vm: ... keeps the completed runs and marks the one in flight ($(jq '.results | length' "$I") results, ${ms} ms after the signal)"
