@@ -158,7 +158,9 @@ static void ratio_axis(const struct frow *r, size_t n, double band, struct gpvar
 		hi = fmax(hi, clampr(num_or(json_array_get(ci, 1), x)));
 	}
 	lo /= 1.15;
-	hi *= 1.6; /* room for the verdict printed right of the whisker */
+	/* room for the verdict printed right of the whisker: about a fifth of
+	 * the axis, whatever the span */
+	hi *= fmax(1.6, pow(hi / lo, 0.25));
 	cand = hi / lo > 30 ? coarse : fine;
 	nc = hi / lo > 30 ? sizeof(coarse) / sizeof(*coarse) : sizeof(fine) / sizeof(*fine);
 	gpv_add(v, "xlo=%g; xhi=%g; xt='(", lo, hi);
