@@ -141,8 +141,9 @@ static int first_in_panel(const struct frow *r, size_t i)
  * whether the ratios stay within 10% or span four decades. */
 static void ratio_axis(const struct frow *r, size_t n, double band, struct gpvars *v)
 {
-	static const double fine[] = { 0.1, 0.2, 0.25, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25,
-				       1.5, 2, 4, 5, 10 };
+	static const double fine[] = { 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2 };
+	static const double near[] = { 0.25, 0.5, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8 };
+	static const double mid[] = { 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50 };
 	static const double coarse[] = { 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1e3, 1e4 };
 	double lo = 1 / (1 + band), hi = 1 + band;
 	const double *cand;
@@ -158,9 +159,24 @@ static void ratio_axis(const struct frow *r, size_t n, double band, struct gpvar
 		hi = fmax(hi, clampr(num_or(json_array_get(ci, 1), x)));
 	}
 	lo /= 1.15;
-	hi *= 1.6; /* room for the verdict printed right of the whisker */
-	cand = hi / lo > 30 ? coarse : fine;
-	nc = hi / lo > 30 ? sizeof(coarse) / sizeof(*coarse) : sizeof(fine) / sizeof(*fine);
+	/* room for the verdict printed right of the whisker: about a fifth of
+	 * the axis, whatever the span */
+	hi *= fmax(1.6, pow(hi / lo, 0.25));
+	/* tics no closer than the labels need: the finer the steps, the
+	 * narrower the span they are used for */
+	if (hi / lo <= 3) {
+		cand = fine;
+		nc = sizeof(fine) / sizeof(*fine);
+	} else if (hi / lo <= 10) {
+		cand = near;
+		nc = sizeof(near) / sizeof(*near);
+	} else if (hi / lo <= 100) {
+		cand = mid;
+		nc = sizeof(mid) / sizeof(*mid);
+	} else {
+		cand = coarse;
+		nc = sizeof(coarse) / sizeof(*coarse);
+	}
 	gpv_add(v, "xlo=%g; xhi=%g; xt='(", lo, hi);
 	for (size_t i = 0; i < nc; i++)
 		if (cand[i] >= lo && cand[i] <= hi)

@@ -100,7 +100,7 @@ void doc_tag(const struct plotctx *c, size_t d, char *buf, size_t len)
 	size_t keep = 0;
 
 	base_of(c->names[d], mine, sizeof(mine));
-	keep = strlen(mine);
+	keep = c->ndocs > 1 ? strlen(mine) : 0; /* alone, an input keeps its whole name */
 	for (size_t e = 0; e < c->ndocs; e++) {
 		size_t k = 0;
 

@@ -18,7 +18,7 @@ static const struct {
 	{ "mcs", 0xCC79A7, 0 },	      { "adaptive", 0xE69F00, 1 },
 	{ "futex", 0x009E73, 1 },     { "pthread", 0x56B4E9, 1 },
 	{ "pthread-adaptive", 0x000000, 1 }, { "futex-pi", 0x8C510A, 1 },
-	{ "hog", 0x999999, 0 },	      { "idle", 0x999999, 0 },
+	{ "hog", 0x999999, 0 },	      { "idle", 0x555555, 0 },
 };
 
 /* Filled shapes; a dry control uses the hollow one gnuplot numbers one
