@@ -80,5 +80,6 @@ const struct wl_lock wl_lock_mcs = {
 	.name = "mcs",
 	.desc = "MCS queue lock: FIFO, each waiter spins on its own node",
 	.lock_size = sizeof(struct mcs_lock),
+	.fifo = 1,
 	.loop = WL_LOOP_TABLE(mcs),
 };

@@ -46,5 +46,6 @@ const struct wl_lock wl_lock_ticket = {
 	.name = "ticket",
 	.desc = "FIFO ticket spinlock with pause",
 	.lock_size = sizeof(struct ticket_lock),
+	.fifo = 1,
 	.loop = WL_LOOP_TABLE(ticket),
 };
