@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "outpath.h"
+
 struct plot *plot_new(struct plotctx *c, const char *name, const char *title, const char *tmpl,
 		      const char *caption)
 {
@@ -51,12 +53,27 @@ void plot_fail(struct plot *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Every file a plot writes (.dat, .png, .svg, its log) follows the one
+ * output-path policy: a FIFO, device, symlink or directory of that name
+ * fails the plot, with the reason, instead of blocking or being replaced. */
+static int plot_out_ok(struct plot *p, const char *path)
+{
+	char err[PATH_MAX + 128];
+
+	if (!outpath_check(path, 1, err, sizeof(err)))
+		return 0;
+	plot_fail(p, "%s", err);
+	return -1;
+}
+
 FILE *plot_dat(const struct plotctx *c, struct plot *p)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s.dat", c->outdir, p->name);
+	if (plot_out_ok(p, path))
+		return NULL;
 	f = fopen(path, "w");
 	if (!f)
 		plot_fail(p, "%s: %s", path, strerror(errno));
@@ -179,6 +196,11 @@ int plot_render(struct plotctx *c, struct plot *p, const struct gpvars *v, int w
 		char out[PATH_MAX];
 		struct stat sb;
 
+		snprintf(out, sizeof(out), "%s/%s.%s", c->outdir, p->name, terms[t][1]);
+		if (plot_out_ok(p, out) || plot_out_ok(p, logp)) {
+			gpv_free(&e);
+			return -1;
+		}
 		snprintf(term, sizeof(term), terms[t][0], width, height);
 		e.len = 0;
 		gpv_add(&e, "set terminal %s; set output '%s.%s'; datafile='%s.dat'; ", term,

@@ -158,3 +158,18 @@ check "plot: answer-primitives titles its panel gettid / xadd = $want" \
 got=$(grep -vc '^#\|^$' "$TMP/prims/answer-primitives.dat")
 check "plot: answer-primitives has one dot per primitive ($got of $nprim)" test "$got" -eq "$nprim" -a "$nprim" -ge 5
 check "plot: answer-primitives is not drawn without primitives results" test ! -e "$out/answer-primitives.png"
+
+# A FIFO, a symlink and a directory where plot writes its files: each of
+# those plots fails with the reason, nothing blocks, nothing is replaced.
+hostile="$TMP/hostile"
+mkdir -p "$hostile"
+mkfifo "$hostile/throughput_threads.dat"
+ln -s /dev/null "$hostile/hold_ns.png"
+mkdir "$hostile/acquire_ns.svg"
+timeout 120 "$SB" plot "$res" --out "$hostile" >/dev/null 2>"$TMP/hostile.err"
+rc=$?
+check "plot: a FIFO, a symlink and a directory among its outputs: no hang (exit $rc, 1 = plots failed)" test "$rc" -eq 1
+check "plot: ... the FIFO is named, with the policy" grep -q "throughput_threads.dat\" is a FIFO: an output must be a new path or a regular file" "$TMP/hostile.err"
+check "plot: ... the FIFO, the symlink and the directory are left as they were" \
+	test -p "$hostile/throughput_threads.dat" -a -L "$hostile/hold_ns.png" -a -d "$hostile/acquire_ns.svg"
+check "plot: ... the other plots still render" test -s "$hostile/victim_ccdf.png"
