@@ -1,0 +1,83 @@
+/* rep.h - what the runner and the summary writer share: one repetition's
+ * threads and their accounting, and the totals over a run's repetitions.
+ * Private to runner.c and summary.c. */
+#ifndef SB_REP_H
+#define SB_REP_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include <jansson.h>
+
+#include "counters.h"
+#include "hist.h"
+#include "keys.h"
+#include "workload.h"
+
+/* What one thread measures about its own window (wl_phase_change). */
+struct acct {
+	const struct cnt_events *ev;
+	struct cnt_thread cnt;
+	struct cnt_values vals;
+	struct rusage ru0, ru1;
+	uint64_t tsc0, tsc1;
+	int measured;
+};
+
+struct worker {
+	struct wl_thread t; /* first, so the array keeps it 64-byte aligned */
+	struct acct acct;
+	const struct workload_ops *ops;
+	pthread_barrier_t *gate;
+	enum wl_loop_kind kind;
+	int cpu;
+	enum { WK_LOCK, WK_NOISE, WK_VICTIM } role;
+	struct victim_params victim; /* WK_VICTIM: the run's probe (a copy: a stuck
+				      * run's threads outlive runner_run's frame) */
+	struct hist *lat;      /* WK_VICTIM: wakeup latency in the window */
+	int init_rc;
+	char reason[256];
+	int rseq_registered;	/* WK_LOCK: an rseq area of ours, extension enabled */
+	char rseq_reason[256]; /* WK_LOCK: why not, when the policy could do without */
+};
+
+struct rep {
+	const struct workload_ops *ops;
+	unsigned n, nnoise, nvictim, total;
+	struct worker *w; /* n lock threads, nnoise hogs, nvictim probes */
+	pthread_t *tid;
+	unsigned started, joined;
+	struct wl_shared sh;
+	void *lock;
+	struct cnt_events *ev;
+	int inited; /* ops->init succeeded: fini owed */
+	pthread_barrier_t gate;
+	char err[256];
+};
+
+/* Totals over the repetitions of one run, for the summary. */
+struct run_acc {
+	uint64_t ops, req, grant, yield, nvcsw, nivcsw;
+	double wall_s, cpu_ns;
+	double ev_cycles, ev_instr, ev_cs, ev_switch; /* < 0: unsupported */
+	int64_t rseq[5];
+	int rseq_ok;
+	json_t *rseq_reason;
+	struct hist acq, hold, victim;
+};
+
+/* runner.c: the operations of a repetition's lock threads. */
+uint64_t rep_total_ops(const struct rep *r);
+
+/* summary.c: the result schema's writer. */
+json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc, double *ops_s,
+		    double *jain, int *excl);
+json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc, const double *opss,
+		     const double *jain, unsigned nrep);
+json_t *status_result(json_t *res, const char *status, const char *reason);
+void keep_summary(json_t *res);
+void rseq_acc(struct run_acc *acc, const struct rseq_stats *a, const struct rseq_stats *b);
+json_t *rep_registration(const struct rep *r);
+
+#endif
