@@ -69,7 +69,8 @@ check "plot: an absent baseline skips the answer with the reason" \
 # of the known locks'.
 jq '.results |= map(select(.workload == "spin-tas") | .workload = "my-lock" |
 	.params.lock = "ticket" | .params.policy = "none")' "$res" >"$TMP/keyed.json"
-jq '.results |= map(select(.workload == "spin-tas") | .workload = "my-lock")' "$res" >"$TMP/unkeyed.json"
+jq '.results |= map(select(.workload == "spin-tas") | .workload = "my-lock" |
+	del(.params.lock, .params.policy, .params.dry))' "$res" >"$TMP/unkeyed.json"
 "$SB" plot "$TMP/keyed.json" --out "$TMP/keyed" 2>/dev/null
 "$SB" plot "$TMP/unkeyed.json" --out "$TMP/unkeyed" 2>/dev/null
 check "plot: params.lock=ticket draws in ticket's colour" \

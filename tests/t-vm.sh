@@ -108,7 +108,7 @@ fi
 set -m
 I="$TMP/int.json"
 ./run.sh --vm --config configs/ci.json --out "$I" --accel "$ACCEL" --no-selftest --no-calibration \
-	--no-plot 2> >(stamp >"$TMP/int.err") >/dev/null &
+	--no-plot 2>"$TMP/int.err" >/dev/null &
 vpid=$!
 set +m
 qpids=""
@@ -118,7 +118,7 @@ for _ in $(seq 1 3000); do
 		vmpid=$(pgrep -P "$vpid" -f scripts/vm.sh || true)
 		[ -z "$vmpid" ] || qpids=$(pgrep -P "$vmpid" -f qemu-system-x86_64 || true)
 	fi
-	grep -q ' guest: \[3/' "$TMP/int.err" 2>/dev/null && break
+	grep -q '^guest: \[3/' "$TMP/int.err" 2>/dev/null && break
 	sleep 0.1
 done
 t0=$(date +%s%N)
