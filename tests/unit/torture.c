@@ -118,6 +118,12 @@ static const struct shape {
  * x 2 arms per lock would otherwise take many minutes where a FIFO lock
  * waits a time slice per handoff (ticket at 4 threads per PU), and a
  * twentieth still puts every path through hundreds of handoffs. */
+/* Under ThreadSanitizer (the --no-control run) a FIFO lock at 8 threads
+ * per PU with noise outlasted the 600 s watchdog with 50 operations per
+ * thread: every handoff waits for one of 18 runnable, instrumented
+ * threads.  That shape runs in the plain torture; here it is left out. */
+static int race_detector;
+
 static void torture(const struct workload_ops *ops, uint64_t m, unsigned npus)
 {
 	late_start(ops);
@@ -127,6 +133,13 @@ static void torture(const struct workload_ops *ops, uint64_t m, unsigned npus)
 		if (!shapes[s].all && ops->policy != POL_NONE)
 			continue;
 		unsigned n = shapes[s].per_pu * npus;
+
+		if (race_detector && ops->lock->fifo && shapes[s].per_pu >= 8) {
+			SKIP("torture: %s %u threads (%s, noise %d) # SKIP a FIFO lock this "
+			     "oversubscribed outlasts the watchdog under ThreadSanitizer; the plain "
+			     "torture runs it", ops->name, n, shapes[s].pin, shapes[s].noise);
+			continue;
+		}
 		json_t *p = params_for(ops, (int)n, shapes[s].pin, shapes[s].noise);
 		uint64_t counted = 0;
 		char reason[320] = "";
@@ -159,6 +172,7 @@ int main(int argc, char **argv)
 	/* argv[1]: operations per thread (fewer under sanitizers), same shapes;
 	 * argv[2] = --no-control leaves out the deliberately racy control. */
 	uint64_t m = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000;
+	race_detector = argc > 2 && !strcmp(argv[2], "--no-control");
 	char err[256];
 
 	setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows in a log as it happens */
