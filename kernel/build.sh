@@ -196,6 +196,8 @@ fi
 # (or, on a first build, of the build this script was measured on),
 # elapsed and estimated time left.  On a terminal, one line redrawn in
 # place; otherwise a plain line per 10%, so a CI log stays short.
+# a kbuild step as the build log shows it ("  CC      mm/vmalloc.o")
+KBUILD_STEP='^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) '
 UNITS_MEASURED=1529   # steps of the guest config's build, kernel 7.3.4
 show_progress() {
 	local pid=$1 logf=$2 total n pct last=-1 t0 el left tty=0
@@ -205,7 +207,7 @@ show_progress() {
 	t0=$(date +%s)
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
-		n=$(grep -c -E '^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) ' "$logf" 2>/dev/null || true)
+		n=$(grep -c -E "$KBUILD_STEP" "$logf" 2>/dev/null || true)
 		n=${n:-0}
 		pct=$((n * 100 / total))
 		[ "$pct" -le 99 ] || pct=99
@@ -380,7 +382,7 @@ if [ "$rc" != 0 ]; then
 	grep -E -B2 -A8 'error:|Error [0-9]' "$OUT/build.log" | tail -n 40 >&2 || tail -n 40 "$OUT/build.log" >&2
 	die "kernel build failed (make exit $rc), see $OUT/build.log"
 fi
-grep -c -E '^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) ' "$OUT/build.log" \
+grep -c -E "$KBUILD_STEP" "$OUT/build.log" \
 	>"$CACHE/kernel/.last-units" || true
 cp "$BLD/arch/x86/boot/bzImage" "$OUT/bzImage"
 cp "$BLD/.config" "$OUT/config"
