@@ -4,11 +4,13 @@ SAN      ?=
 VERSION  := 0.1.0
 GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 PKGS     := hwloc jansson gsl zlib
+# CFLAGS is the user's (optimisation, debug info): `make CFLAGS=-O3` replaces
+# it and nothing else.  SB_CFLAGS is the suite's own and always applies.
 CFLAGS   ?= -O2 -g
 # Key tables leave trailing fields (like .sub) zero, as fio's option tables do.
 # -Wvla: an array sized by input belongs on the heap (a stack overflow is a
 # crash, a failed malloc an error).
-CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wvla -Wno-missing-field-initializers -pthread -MMD -MP \
+SB_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wvla -Wno-missing-field-initializers -pthread -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CPPFLAGS += -DSB_VERSION='"$(VERSION)"' -DSB_GIT_REV='"$(GIT_REV)"'
 # Debian's libpfm4-dev ships no .pc file: plain -lpfm.
@@ -17,8 +19,9 @@ LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpfm -lm -pthread
 comma    := ,
 ifneq ($(SAN),)
 BUILD    := build/san-$(subst $(comma),-,$(SAN))
-CFLAGS   += -fsanitize=$(SAN) -fno-omit-frame-pointer -O1
-LDFLAGS  += -fsanitize=$(SAN)
+# After CFLAGS on the command line, so a sanitized tree keeps its -O1.
+SAN_CFLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -O1
+SB_LDFLAGS := -fsanitize=$(SAN)
 else
 BUILD    := build
 endif
@@ -34,13 +37,17 @@ all: $(BUILD)/slicebench
 deps:
 	@scripts/install-deps.sh build
 
+# Compiling never installs anything: a missing package stops the build with
+# the command that installs it (`make deps` as root).  `make check` and
+# ./run.sh run that step themselves, before they build.
 $(BUILD)/.deps-ok: scripts/install-deps.sh
-	@scripts/install-deps.sh build
+	@scripts/install-deps.sh --check build || \
+	  { echo "make: missing build packages: run 'make deps' as root" >&2; exit 2; }
 	@mkdir -p $(@D) && touch $@
 
 $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(SB_CFLAGS) $(CFLAGS) $(SAN_CFLAGS) -c -o $@ $<
 
 # The objects that print or record the revision are rebuilt when it
 # changes: the stamp is rewritten only then, so results never carry a
@@ -50,7 +57,7 @@ REV_STAMP := $(shell mkdir -p $(BUILD) && (echo '$(GIT_REV)' | cmp -s - $(BUILD)
 $(BUILD)/harness/main.o $(BUILD)/harness/sysinfo.o: $(REV_STAMP)
 
 $(BUILD)/slicebench: $(BUILD)/harness/main.o $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The test build: the suite plus the fault workloads (workloads/fault.c),
 # which never enter build/slicebench.
@@ -58,14 +65,14 @@ FAULT_OBJ := $(filter-out $(BUILD)/workloads/registry.o,$(LIB_OBJ)) \
              $(BUILD)/faults/registry.o $(BUILD)/faults/fault.o
 $(BUILD)/faults/%.o: workloads/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DSB_FAULTS $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -DSB_FAULTS $(SB_CFLAGS) $(CFLAGS) $(SAN_CFLAGS) -c -o $@ $<
 
 $(BUILD)/slicebench-faults: $(BUILD)/harness/main.o $(FAULT_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The torture again under ThreadSanitizer: a lock that lets two holders in
 # shows up as a data race on the shared lines even when the count survives.
@@ -75,8 +82,10 @@ tsan-torture:
 # make check: every test, the guest runs of both kernels included (a cold
 # kernel cache builds the patched kernel first).  check-quick leaves the
 # guest out, and says so in its summary.
-check: all $(TEST_BIN) $(BUILD)/slicebench-faults
+# The packages are installed first, as a step of its own, then the build.
+check:
 	@scripts/install-deps.sh all
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(BUILD)/slicebench-faults
 	@$(MAKE) --no-print-directory tsan-torture >/dev/null
 	@BUILD=$(BUILD) tests/run.sh
 

@@ -1,5 +1,5 @@
 # bench/bench.mk - `make bench`: what the harness itself costs (issue 9).
-# Included by the top Makefile, so CC, CFLAGS, LDLIBS, BUILD and LIB_OBJ are
+# Included by the top Makefile, so CC, SB_CFLAGS, CFLAGS, LDLIBS, BUILD and LIB_OBJ are
 # the suite's own.  BENCH_MODE=smoke is the seconds-long run of make check.
 BENCH_MODE ?= full
 BENCH_OUT  ?= results/bench
@@ -14,8 +14,8 @@ bench: bench-bin
 
 # bare and sleepcost use the workload headers and jansson, nothing else.
 $(BENCH_SOLO): $(BUILD)/bench/%: $(BUILD)/bench/%.o
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ratio and writecost reuse the harness's statistics and result writer.
 $(BENCH_LIB): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# install-deps.sh [build|check|run|vm|bare|all] - make sure the Debian packages a
-# step needs are installed: installs them when root, else prints the exact
-# apt-get line and exits 2.
+# install-deps.sh [--check] [build|check|run|vm|bare|all] - make sure the
+# Debian packages a step needs are installed: installs them when root, else
+# prints the exact apt-get line and exits 2.  --check never installs: it only
+# prints what is missing and exits 2 (the build uses it: compiling never
+# installs anything).
 set -euo pipefail
+
+only_check=0
+if [ "${1:-}" = --check ]; then
+	only_check=1
+	shift
+fi
 
 build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev)
 run=(gnuplot-nox jq)
@@ -20,7 +28,7 @@ check) want=("${build[@]}" "${check[@]}") ;;
 vm) want=("${build[@]}" "${vm[@]}") ;;
 bare) want=("${build[@]}" "${vm[@]}" "${bare[@]}") ;;
 all) want=("${build[@]}" "${run[@]}" "${check[@]}" "${vm[@]}" "${bare[@]}") ;;
-*) echo "usage: $0 [build|check|run|vm|bare|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--check] [build|check|run|vm|bare|all]" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -31,7 +39,7 @@ for p in "${want[@]}"; do
 done
 [ "${#missing[@]}" -eq 0 ] && exit 0
 
-if [ "$(id -u)" -ne 0 ]; then
+if [ "$only_check" = 1 ] || [ "$(id -u)" -ne 0 ]; then
 	echo "slicebench needs these Debian packages; run as root:" >&2
 	echo "  apt-get install -y ${missing[*]}" >&2
 	exit 2
