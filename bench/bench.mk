@@ -1,4 +1,4 @@
-# bench/bench.mk - `make bench`: what the harness itself costs (issue 9).
+# bench/bench.mk - `make bench`: what the harness itself costs.
 # Included by the top Makefile, so CC, SB_CFLAGS, CFLAGS, LDLIBS, BUILD and LIB_OBJ are
 # the suite's own.  BENCH_MODE=smoke is the seconds-long run of make check.
 BENCH_MODE ?= full

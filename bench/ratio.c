@@ -1,5 +1,5 @@
 /* ratio.c - the ratio of two paired series with its 95% interval, the way
- * DESIGN.md asks runs to be compared: one number per independent run, A and
+ * the suite compares runs: one number per independent run, A and
  * B interleaved, Student's t on the log ratios of the pairs (the harness's
  * own st_summarize), reported back as a ratio.
  *   stdin: {"a": [..], "b": [..]} (same length, positive)

@@ -158,7 +158,8 @@ static json_t *per_op(double v, uint64_t ops)
 	return v >= 0 && ops ? json_real(v / (double)ops) : json_null();
 }
 
-/* Cycles, preemptions and slice figures per operation (issue: counters). */
+/* Cycles, preemptions and slice figures per operation: what each lock
+ * costs in the currency a reader compares (cycles/op, preemptions/op). */
 static json_t *derived_json(const struct workload_ops *ops, const struct run_acc *a)
 {
 	double k = a->ops ? 1000.0 / (double)a->ops : 0;
