@@ -364,27 +364,35 @@ static int cmd_info(int argc, char **argv)
 	return 0;
 }
 
-/* Verbs that live in their own modules; weak, so the core links alone. */
-extern int cmd_compare(int argc, char **argv) __attribute__((weak));
-extern int cmd_plot(int argc, char **argv) __attribute__((weak));
-extern int cmd_plan(int argc, char **argv) __attribute__((weak));
-extern int cmd_validate(int argc, char **argv) __attribute__((weak));
+/* Verbs that live in their own modules (the report side). */
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
+/* The verb table: the dispatch and the usage text both come from it, as
+ * perf's and git's command tables do.  prints: the verb's product is what
+ * it prints on stdout, so a failed write of it is an error (stdout_done). */
+static const struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	int prints;
+	const char *help;
+} verbs[] = {
+	{ "run", cmd_run, 0, "run a suite config and write a JSON result" },
+	{ "list", cmd_list, 1, "list the locks, waiting policies and workloads" },
+	{ "info", cmd_info, 1, "describe this machine and kernel (--json)" },
+	{ "compare", cmd_compare, 1, "compare result files with statistics" },
+	{ "plot", cmd_plot, 1, "render gnuplot reports from result files" },
+	{ "plan", cmd_plan, 1, "expand a cluster plan into jobs" },
+	{ "validate", cmd_validate, 1, "check result files against the result schema" },
+};
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: slicebench [--version] VERB [--help] [ARGS]\n\n"
-		   "verbs:\n"
-		   "  run     run a suite config and write a JSON result\n"
-		   "  list    list the workloads\n"
-		   "  info    describe this machine and kernel (--json)\n");
-	if (cmd_compare)
-		fprintf(f, "  compare compare result files with statistics\n");
-	if (cmd_plot)
-		fprintf(f, "  plot    render gnuplot reports from result files\n");
-	if (cmd_plan)
-		fprintf(f, "  plan    expand a cluster plan into jobs\n");
-	if (cmd_validate)
-		fprintf(f, "  validate check result files against the result schema\n");
+	fprintf(f, "usage: slicebench [--version] VERB [--help] [ARGS]\n\nverbs:\n");
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].help);
 }
 
 /* These verbs' product is what they print: a table lost to a full disk
@@ -416,24 +424,15 @@ int main(int argc, char **argv)
 		printf("slicebench %s (%s)\n", SB_VERSION, SB_GIT_REV);
 		return 0;
 	}
-	int rc = -1;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		const struct verb *v = &verbs[i];
+		int rc;
 
-	if (!strcmp(verb, "run"))
-		return cmd_run(argc - 1, argv + 1); /* its product is the result file */
-	if (!strcmp(verb, "list"))
-		rc = cmd_list(argc - 1, argv + 1);
-	else if (!strcmp(verb, "info"))
-		rc = cmd_info(argc - 1, argv + 1);
-	else if (!strcmp(verb, "compare") && cmd_compare)
-		rc = cmd_compare(argc - 1, argv + 1);
-	else if (!strcmp(verb, "plot") && cmd_plot)
-		rc = cmd_plot(argc - 1, argv + 1);
-	else if (!strcmp(verb, "plan") && cmd_plan)
-		rc = cmd_plan(argc - 1, argv + 1);
-	else if (!strcmp(verb, "validate") && cmd_validate)
-		rc = cmd_validate(argc - 1, argv + 1);
-	if (rc >= 0)
-		return stdout_done(verb, rc);
+		if (strcmp(verb, v->name))
+			continue;
+		rc = v->fn(argc - 1, argv + 1);
+		return v->prints ? stdout_done(verb, rc) : rc;
+	}
 	fprintf(stderr, "slicebench: unknown verb \"%s\"\n", verb);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -73,3 +73,18 @@ for o in --config --out --slurm; do
 	check "messages: ./run.sh $o without a value: exit 2 (got $rc): \"$(head -n 1 "$TMP/err")\"" \
 		test "$rc" -eq 2 -a -n "$(grep -F -- "$o needs a value" "$TMP/err")"
 done
+
+# The verb table: every verb --help lists dispatches and answers its own
+# --help; a verb not in the table is exit 2 with its name.
+verbs=$("$SB" --help | sed -n '/^verbs:/,$p' | awk 'NR > 1 { print $1 }')
+check "messages: --help lists seven verbs (got: $(echo $verbs))" test "$(echo "$verbs" | wc -w)" -eq 7
+for v in $verbs; do
+	"$SB" "$v" --help >"$TMP/vh" 2>&1
+	rc=$?
+	check "messages: slicebench $v --help: exit 0 and its own usage (got $rc)" \
+		test "$rc" -eq 0 -a -n "$(grep -F "slicebench $v" "$TMP/vh")"
+done
+"$SB" frobnicate >/dev/null 2>"$TMP/err"
+rc=$?
+check "messages: an unknown verb: exit 2 and its name (got $rc)" \
+	test "$rc" -eq 2 -a -n "$(grep -F '"frobnicate"' "$TMP/err")"
