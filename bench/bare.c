@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "../harness/exitcodes.h"
 #include "../workloads/adaptive.h"
 #include "../workloads/futex.h"
 #include "../workloads/tas.h"
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
 	if (argc != 5 || (strcmp(argv[1], "spin-tas") && strcmp(argv[1], "futex") &&
 			  strcmp(argv[1], "adaptive"))) {
 		fprintf(stderr, "usage: bare spin-tas|futex|adaptive DURATION_S WARMUP_S CPU\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	wl = argv[1];
 	cpu = atoi(argv[4]);

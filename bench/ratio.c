@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "../harness/exitcodes.h"
 #include "../harness/stats.h"
 
 int main(void)
@@ -22,7 +23,7 @@ int main(void)
 	if (!in || !n || n != json_array_size(b)) {
 		fprintf(stderr, "ratio: want {\"a\": [...], \"b\": [...]} of equal length: %s\n",
 			in ? "bad arrays" : e.text);
-		return 2;
+		return EXIT_USAGE;
 	}
 	double *lr = calloc(n, sizeof(*lr)), *r = calloc(n, sizeof(*r));
 

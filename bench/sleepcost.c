@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include "../harness/exitcodes.h"
 
 static double now_ns(void)
 {
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
 			break;
 		else {
 			fprintf(stderr, "usage: sleepcost [--slack NS] [--iters N] [--exec CMD...]\n");
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (slack >= 0 && prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0)) {

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "../harness/exitcodes.h"
 #include "../harness/results.h"
 #include "../harness/stats.h"
 
@@ -26,14 +27,14 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: writecost RESULT.json DIR [N]\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	int n = argc > 3 ? atoi(argv[3]) : 5;
 	json_t *doc = json_load_file(argv[1], 0, &e);
 
 	if (!doc || n < 1) {
 		fprintf(stderr, "writecost: %s:%d:%d: %s\n", argv[1], e.line, e.column, e.text);
-		return 2;
+		return EXIT_USAGE;
 	}
 	double *t = calloc((size_t)n, sizeof(*t));
 

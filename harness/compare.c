@@ -11,6 +11,7 @@
  * Holm's step-down keeps the family-wise error at alpha over all rows. */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "exitcodes.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -1232,7 +1233,7 @@ int cmd_compare(int argc, char **argv)
 		case 'm':
 			if (cmp_parse_metrics(&o, optarg, err, sizeof(err))) {
 				fprintf(stderr, "slicebench compare: %s\n", err);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'f':
@@ -1247,7 +1248,7 @@ int cmd_compare(int argc, char **argv)
 			else {
 				fprintf(stderr, "slicebench compare: --format \"%s\": not one of "
 						"text, markdown, json, html\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		case 't':
@@ -1255,7 +1256,7 @@ int cmd_compare(int argc, char **argv)
 			if (end == optarg || *end || !(o.threshold >= 0 && o.threshold < 10)) {
 				fprintf(stderr, "slicebench compare: --threshold \"%s\": not a "
 						"percentage in 0..1000\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'r': fail = 1; break;
@@ -1263,7 +1264,7 @@ int cmd_compare(int argc, char **argv)
 		case 'w': within = optarg; break;
 		case 'b': baseline = optarg; break;
 		case 'h': compare_usage(stdout); return 0;
-		default: compare_usage(stderr); return 2;
+		default: compare_usage(stderr); return EXIT_USAGE;
 		}
 	}
 	if (!o.nmetrics)
@@ -1277,7 +1278,7 @@ int cmd_compare(int argc, char **argv)
 			       : baseline ? "--baseline only goes with --within"
 					  : "need a baseline and at least one file to compare");
 		compare_usage(stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
 	size_t nd = within ? 1 : (size_t)nfiles;
 	const char *const *names = within ? &within : (const char *const *)&argv[optind];

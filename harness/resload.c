@@ -1,6 +1,7 @@
 /* resload.c - load and validate result files for compare and plot. */
 #define _GNU_SOURCE
 #include "resload.h"
+#include "exitcodes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -324,12 +325,12 @@ int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***
 	*docs = calloc(n ? n : 1, sizeof(**docs));
 	if (!*docs) {
 		fprintf(stderr, "%s: out of memory\n", who);
-		return 2;
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (res_load(paths[i], &(*docs)[i], err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", who, err);
-			return 2;
+			return EXIT_USAGE;
 		}
 	return 0;
 }
