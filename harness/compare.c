@@ -11,6 +11,7 @@
  * Holm's step-down keeps the family-wise error at alpha over all rows. */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "cliopt.h"
 #include "exitcodes.h"
 
 #include <getopt.h>
@@ -1134,6 +1135,19 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 
 /* ---- the verb ---- */
 
+static const struct cli_opt compare_opts[] = {
+	{ 'm', "metric", "LIST", "comma-separated, repeatable (default ops_per_sec)" },
+	{ 'f', "format", "FMT", "text | markdown | json | html (default text)" },
+	{ 't', "threshold", "PCT", "noise band in percent (default 5)" },
+	{ 'r', "fail-on-regression", NULL, "exit 1 when any row regressed" },
+	{ 'o', "out", "FILE", "write there (temp file + rename; a new path or a\n"
+			      "regular file, replaced), not stdout" },
+	{ 'w', "within", "FILE", "compare workloads inside one file" },
+	{ 'b', "baseline", "WL", "the baseline workload for --within" },
+	{ 'h', "help", NULL, "this text" },
+	{ 0 }
+};
+
 static void compare_usage(FILE *f)
 {
 	fprintf(f,
@@ -1161,16 +1175,9 @@ static void compare_usage(FILE *f)
 		"virtualization, suite version, HZ, preemption model) are warned about on\n"
 		"stderr and in the table header; a different kernel is a note.\n"
 		"\n"
-		"  -m, --metric LIST     comma-separated, repeatable (default ops_per_sec)\n"
-		"  -f, --format FMT      text | markdown | json | html (default text)\n"
-		"  -t, --threshold PCT   noise band in percent (default 5)\n"
-		"  -r, --fail-on-regression  exit 1 when any row regressed\n"
-		"  -o, --out FILE        write there (temp file + rename; a new path or a\n"
-		"                        regular file, replaced), not stdout\n"
-		"  -w, --within FILE     compare workloads inside one file\n"
-		"  -b, --baseline WL     the baseline workload for --within\n"
-		"\n"
-		"metrics:\n");
+		"\n");
+	cli_usage(f, compare_opts);
+	fprintf(f, "\nmetrics:\n");
 	for (size_t i = 0; cmp_metrics[i].name; i++)
 		fprintf(f, "  %-18s %s\n", cmp_metrics[i].name, cmp_metrics[i].help);
 	fprintf(f, "\nexit status: 0 done, 1 regression (with --fail-on-regression), 2 bad input\n");
@@ -1212,15 +1219,6 @@ static int cmp_write_out(const char *path, const json_t *rep, enum cmp_format fm
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option lo[] = { { "metric", required_argument, 0, 'm' },
-					    { "format", required_argument, 0, 'f' },
-					    { "threshold", required_argument, 0, 't' },
-					    { "fail-on-regression", no_argument, 0, 'r' },
-					    { "out", required_argument, 0, 'o' },
-					    { "within", required_argument, 0, 'w' },
-					    { "baseline", required_argument, 0, 'b' },
-					    { "help", no_argument, 0, 'h' },
-					    { 0, 0, 0, 0 } };
 	struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05 };
 	enum cmp_format fmt = CMP_TEXT;
 	const char *out = NULL, *within = NULL, *baseline = NULL;
@@ -1228,7 +1226,7 @@ int cmd_compare(int argc, char **argv)
 	char err[8192], *end;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:f:t:ro:w:b:h", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, compare_opts)) != -1) {
 		switch (c) {
 		case 'm':
 			if (cmp_parse_metrics(&o, optarg, err, sizeof(err))) {

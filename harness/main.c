@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "catalog.h"
+#include "cliopt.h"
 #include "config.h"
 #include "counters.h"
 #include "isolate.h"
@@ -27,6 +28,17 @@
  * machine can start. */
 #define MAX_DEFAULT_SEQ 1000
 
+static const struct cli_opt run_opts[] = {
+	{ 'c', "config", "FILE", "suite config (JSON)" },
+	{ 'o', "out", "FILE", "result file" },
+	{ 'q', "quiet", NULL, "no progress, no table" },
+	{ 'm', "meta", "K=V", "add meta.K (dotted keys nest; @FILE reads a file)" },
+	{ 'n', "dry-run", NULL, "validate, print the expanded runs, run nothing" },
+	{ 'f', "force", NULL, "overwrite an existing --out file (a regular file only)" },
+	{ 'h', "help", NULL, "this text" },
+	{ 0 }
+};
+
 static void run_usage(FILE *f)
 {
 	fprintf(f,
@@ -37,14 +49,9 @@ static void run_usage(FILE *f)
 		"and writes one JSON result (temp file + rename).  Default --out:\n"
 		"results/<utc>-<host>-<kernel>.json\n"
 		"\n"
-		"  -c, --config FILE   suite config (JSON)\n"
-		"  -o, --out FILE      result file\n"
-		"  -q, --quiet         no progress, no table\n"
-		"  -m, --meta K=V      add meta.K (dotted keys nest; @FILE reads a file)\n"
-		"  -n, --dry-run       validate, print the expanded runs, run nothing\n"
-		"  -f, --force         overwrite an existing --out file (a regular file only)\n"
-		"\n"
-		"suite keys:\n");
+		"\n");
+	cli_usage(f, run_opts);
+	fprintf(f, "\nsuite keys:\n");
 	cfg_print_keys(f);
 	fprintf(f, "\nrun keys (scalar, or a list to sweep):\n");
 	key_print_table(f, run_keys);
@@ -123,14 +130,6 @@ static void free_metas(char ***p)
 
 static int cmd_run(int argc, char **argv)
 {
-	static const struct option lo[] = { { "config", required_argument, 0, 'c' },
-					    { "out", required_argument, 0, 'o' },
-					    { "quiet", no_argument, 0, 'q' },
-					    { "meta", required_argument, 0, 'm' },
-					    { "dry-run", no_argument, 0, 'n' },
-					    { "force", no_argument, 0, 'f' },
-					    { "help", no_argument, 0, 'h' },
-					    { 0, 0, 0, 0 } };
 	const char *config = NULL, *out = NULL;
 	/* Heap: argc is the user's (cleanup frees it on every return). */
 	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
@@ -139,7 +138,7 @@ static int cmd_run(int argc, char **argv)
 
 	if (!metas)
 		return 1;
-	while ((c = getopt_long(argc, argv, "c:o:qm:nfh", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, run_opts)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'o': out = optarg; break;

@@ -3,6 +3,7 @@
  * machines x repetitions x configs x kernels into jobs for scripts/slurm.sh. */
 #define _GNU_SOURCE
 #include "plan.h"
+#include "cliopt.h"
 
 #include <getopt.h>
 #include <libgen.h>
@@ -320,6 +321,14 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static const struct cli_opt plan_opts[] = {
+	{ 'n', "dry-run", NULL, "print the job list (the default)" },
+	{ 't', "tsv", NULL, "the job list for scripts/slurm.sh (tab separated)" },
+	{ 'r', "results", "DIR", "where the results go" },
+	{ 'h', "help", NULL, "this text" },
+	{ 0 }
+};
+
 static void plan_usage(FILE *f)
 {
 	fprintf(f,
@@ -331,11 +340,9 @@ static void plan_usage(FILE *f)
 		"results/<name>).  Nothing runs: ./run.sh --slurm PLAN.json submits it,\n"
 		"./run.sh --local PLAN.json runs it here.\n"
 		"\n"
-		"  -n, --dry-run       print the job list (the default)\n"
-		"  -t, --tsv           the job list for scripts/slurm.sh (tab separated)\n"
-		"  -r, --results DIR   where the results go\n"
-		"\n"
-		"plan keys:\n");
+		"\n");
+	cli_usage(f, plan_opts);
+	fprintf(f, "\nplan keys:\n");
 	plan_print_keys(f);
 }
 
@@ -392,16 +399,11 @@ static void print_list(const struct plan *p, const char *dir)
 
 int cmd_plan(int argc, char **argv)
 {
-	static const struct option lo[] = { { "dry-run", no_argument, 0, 'n' },
-					    { "tsv", no_argument, 0, 't' },
-					    { "results", required_argument, 0, 'r' },
-					    { "help", no_argument, 0, 'h' },
-					    { 0, 0, 0, 0 } };
 	const char *dir = NULL;
 	char err[1536], defdir[300];
 	int tsv = 0, c;
 
-	while ((c = getopt_long(argc, argv, "ntr:h", lo, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, plan_opts)) != -1) {
 		switch (c) {
 		case 'n': break;
 		case 't': tsv = 1; break;

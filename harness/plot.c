@@ -5,6 +5,7 @@
  * failure is reported with its stderr and makes the verb exit 1. */
 #define _GNU_SOURCE
 #include "plot.h"
+#include "cliopt.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -86,6 +87,17 @@ fail:
 	return -1;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const struct cli_opt plot_opts[] = {
+	{ 'o', "out", "DIR", "output directory (created)" },
+	{ 'b', "baseline", "NAME", "draw an answer figure against workload NAME (up to " STR(MAXBASE) ")" },
+	{ 'T', "templates", "DIR", "gnuplot templates (default: plots/ of the tree)" },
+	{ 'm', "metric", "NAME", "metric of the comparisons (default ops_per_sec)" },
+	{ 'h', "help", NULL, "this text" },
+	{ 0 }
+};
+
 static void plot_usage(FILE *f)
 {
 	fprintf(f,
@@ -101,13 +113,9 @@ static void plot_usage(FILE *f)
 		"hold_ns, acquire_ns, victim_ccdf, ext_tradeoff, counters.  A figure without\n"
 		"data is skipped with a note in index.html.\n"
 		"\n"
-		"  -o, --out DIR         output directory (created)\n"
-		"  -b, --baseline NAME   draw an answer figure against workload NAME (up to %d)\n"
-		"  -T, --templates DIR   gnuplot templates (default: plots/ of the tree)\n"
-		"  -m, --metric NAME     metric of the comparisons (default ops_per_sec)\n"
-		"\n"
-		"exit status: 0 done, 1 gnuplot failed, 2 bad input\n",
-		MAXBASE);
+		"\n");
+	cli_usage(f, plot_opts);
+	fprintf(f, "\nexit status: 0 done, 1 gnuplot failed, 2 bad input\n");
 }
 
 struct answers {
@@ -235,12 +243,6 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option lo[] = { { "out", required_argument, 0, 'o' },
-					    { "baseline", required_argument, 0, 'b' },
-					    { "templates", required_argument, 0, 'T' },
-					    { "metric", required_argument, 0, 'm' },
-					    { "help", no_argument, 0, 'h' },
-					    { 0, 0, 0, 0 } };
 	const char *out = NULL, *tdir = NULL, *metric = "ops_per_sec", *base[MAXBASE];
 	char err[8192], tbuf[PATH_MAX];
 	struct plotctx c = { 0 };
@@ -248,7 +250,7 @@ int cmd_plot(int argc, char **argv)
 	int opt, rc = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:b:T:m:h", lo, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, plot_opts)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'b':
