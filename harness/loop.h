@@ -16,20 +16,27 @@
 #include "timing.h"
 #include "workload.h"
 
-static inline void wl_critical_section(struct wl_thread *t)
-{
-	struct wl_line *lines = t->sh->lines;
+/* The critical section's parameters, copied out of wl_thread before the
+ * loop: the lock's atomics are compiler barriers, so a field read through
+ * t would be reloaded on every operation (t->sh->lines is two dependent
+ * loads after the acquiring exchange), which bench/bare.c does not pay. */
+struct wl_cs {
+	struct wl_line *lines, *end; /* end: past the thread's last line */
+	uint64_t cs_iters, think_iters;
+};
 
+static inline __attribute__((always_inline)) void wl_critical_section(const struct wl_cs cs)
+{
 	/* A plain read-modify-write: mutual exclusion is what keeps line 0's
 	 * count exact, which the torture and every run check. */
-	for (unsigned i = 0; i < t->cachelines; i++)
-		lines[i].v++;
-	tm_busy_iters(t->cs_iters);
+	for (struct wl_line *l = cs.lines; l != cs.end; l++)
+		l->v++;
+	tm_busy_iters(cs.cs_iters);
 }
 
 /* Called by the loop at each phase change only (twice per repetition), so
  * the syscalls that bracket the window stay out of the per-op path. */
-void wl_phase_change(struct wl_thread *t, int from, int to);
+__attribute__((cold)) void wl_phase_change(struct wl_thread *t, int from, int to);
 
 static inline uint64_t wl_ns(const struct wl_thread *t, uint64_t cycles)
 {
@@ -71,87 +78,117 @@ wl_rearm_acquire(struct wl_thread *t, void *lk, const wl_trylock_fn trylock, uin
 	}
 }
 
+/* The slice counts one operation updates: locals of wl_loop after
+ * inlining, so registers. */
+struct wl_counts {
+	uint64_t req, grants, yields;
+	int gseen; /* POL_HOG: grant seen at the previous op */
+};
+
+/* One operation.  timed is a constant: the loop instantiates an untimed
+ * operation for the common case and a timed one for the sampled op, so
+ * the untimed path carries no timestamps or flags in its registers. */
+static inline __attribute__((always_inline)) void
+wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
+      const wl_lock_fn acquire, const wl_trylock_fn trylock, const wl_lock_fn release,
+      const enum wl_policy pol, const int timed, struct wl_counts *c)
+{
+	uint64_t t0 = 0, t1 = 0;
+
+	if (timed)
+		t0 = tm_tsc();
+	if (pol == POL_PRE) {
+		slice_request(rs);
+		c->req++;
+	}
+	if (pol == POL_REARM)
+		wl_rearm_acquire(t, lk, trylock, &c->req, &c->grants, &c->yields);
+	else
+		acquire(lk, t);
+	if (pol == POL_HOG) { /* count each grant once, re-arm */
+		int g = atomic_load_explicit(&rs->granted, memory_order_relaxed);
+
+		c->grants += g && !c->gseen;
+		c->gseen = g;
+	}
+	if (pol == POL_CS || pol == POL_NOYIELD || pol == POL_HOG) {
+		slice_request(rs);
+		c->req++;
+	}
+	if (timed)
+		t1 = tm_tsc();
+	wl_critical_section(cs);
+	if (timed) {
+		uint64_t t2 = tm_tsc();
+
+		hist_add(&t->acquire_ns, wl_ns(t, t1 - t0));
+		hist_add(&t->hold_ns, wl_ns(t, t2 - t1));
+	}
+	release(lk, t);
+	if (pol != POL_NONE && pol != POL_HOG)
+		wl_clear(rs, pol, &c->grants, &c->yields);
+}
+
 static inline __attribute__((always_inline)) void
 wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylock,
 	const wl_lock_fn release, const enum wl_policy pol, const enum wl_loop_kind kind)
 {
-	struct wl_shared *sh = t->sh;
+	const _Atomic int *phasep = &t->sh->phase;
+	const struct wl_cs cs = { t->sh->lines, t->sh->lines + t->cachelines, t->cs_iters,
+				  t->think_iters };
 	struct sb_rseq *rs = t->slice.rs;
 	void *lk = t->lock;
-	uint64_t ops = 0, total = 0, left = t->max_ops;
-	uint64_t req = 0, grants = 0, yields = 0;
-	int gseen = 0; /* POL_HOG: grant seen at the previous op */
-	unsigned every = kind == LOOP_EVERY ? 1 : t->sample_every;
+	/* One register counts: left, the operations still allowed (the
+	 * torture's max_ops; UINT64_MAX for a timed run).  This phase's ops are
+	 * mark - left, all of them max_ops - left. */
+	uint64_t left = t->max_ops, mark = left;
+	struct wl_counts c = { 0 };
+	const unsigned every = kind == LOOP_EVERY ? 1 : t->sample_every;
 	unsigned count = every;
 	int phase = PH_NONE; /* a late starter must still see PH_STOP */
 
 	for (;;) {
 		/* relaxed: the phase only bounds the window, it orders nothing */
-		int p = atomic_load_explicit(&sh->phase, memory_order_relaxed);
+		int p = atomic_load_explicit(phasep, memory_order_relaxed);
 
-		if (p != phase) {
+		if (__builtin_expect(p != phase, 0)) {
 			wl_phase_change(t, phase, p);
 			if (p == PH_STOP) {
 				if (phase != PH_MEASURE) { /* never measured */
-					ops = req = grants = yields = 0;
+					mark = left;
+					c.req = c.grants = c.yields = 0;
 					t->sleep_requests = t->sleep_grants = 0;
 					t->sleep_yields = 0;
 				}
 				break;
 			}
 			phase = p;
-			ops = req = grants = yields = 0;
+			mark = left;
+			c.req = c.grants = c.yields = 0;
 			t->sleep_requests = t->sleep_grants = t->sleep_yields = 0;
 		}
-		if (!left--)
+		if (__builtin_expect(!left, 0))
 			break;
-		tm_busy_iters(t->think_iters);
-		int smp = kind != LOOP_BARE && phase == PH_MEASURE && --count == 0;
-		uint64_t t0 = 0, t1 = 0;
-
-		if (smp)
-			t0 = tm_tsc();
-		if (pol == POL_PRE) {
-			slice_request(rs);
-			req++;
-		}
-		if (pol == POL_REARM)
-			wl_rearm_acquire(t, lk, trylock, &req, &grants, &yields);
-		else
-			acquire(lk, t);
-		if (pol == POL_HOG) { /* count each grant once, re-arm */
-			int g = atomic_load_explicit(&rs->granted, memory_order_relaxed);
-
-			grants += g && !gseen;
-			gseen = g;
-		}
-		if (pol == POL_CS || pol == POL_NOYIELD || pol == POL_HOG) {
-			slice_request(rs);
-			req++;
-		}
-		if (smp)
-			t1 = tm_tsc();
-		wl_critical_section(t);
-		if (smp) {
-			uint64_t t2 = tm_tsc();
-
-			hist_add(&t->acquire_ns, wl_ns(t, t1 - t0));
-			hist_add(&t->hold_ns, wl_ns(t, t2 - t1));
+		left--;
+		tm_busy_iters(cs.think_iters);
+		/* One op in `every` is timed, in the window only; the countdown
+		 * runs in every phase so the common case is one decrement. */
+		if (kind != LOOP_BARE && __builtin_expect(--count == 0, 0)) {
 			count = every;
+			if (phase == PH_MEASURE) {
+				wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 1, &c);
+				continue;
+			}
 		}
-		release(lk, t);
-		if (pol != POL_NONE && pol != POL_HOG)
-			wl_clear(rs, pol, &grants, &yields);
-		ops++;
-		total++;
+		wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 0, &c);
 	}
 	if (pol == POL_HOG)
 		slice_clear(rs);
-	t->ops = ops;
-	t->total_ops = total;
-	t->slice_requests = req + t->sleep_requests;
-	t->slice_grants = grants + t->sleep_grants;
-	t->slice_yields = yields + t->sleep_yields;
+	t->ops = mark - left;
+	t->total_ops = t->max_ops - left;
+	t->slice_requests = c.req + t->sleep_requests;
+	t->slice_grants = c.grants + t->sleep_grants;
+	t->slice_yields = c.yields + t->sleep_yields;
 }
 
 /* The loops of one lock: PFX_acquire, PFX_trylock and PFX_release are its

@@ -26,8 +26,12 @@ static inline int fx_trylock(_Atomic uint32_t *w)
 }
 
 /* The slow path: mark contended and sleep until the word changes, never
- * with a slice request set (policy.h). */
-static inline void fx_lock_slow(_Atomic uint32_t *w, struct wl_thread *t)
+ * with a slice request set (policy.h).  Out of line, as the kernel keeps
+ * queued_spin_lock_slowpath() out of line (kernel/locking/qspinlock.c):
+ * inlined, its syscall and sleep hooks take registers from the fast path
+ * of every loop that uses it, which then spills its own state.  unused:
+ * not every file including this header takes the slow path. */
+static __attribute__((noinline, cold, unused)) void fx_lock_slow(_Atomic uint32_t *w, struct wl_thread *t)
 {
 	while (atomic_exchange_explicit(w, 2, memory_order_acquire) != 0) {
 		wl_sleep_enter(t);
@@ -42,12 +46,18 @@ static inline void fx_lock(_Atomic uint32_t *w, struct wl_thread *t)
 		fx_lock_slow(w, t);
 }
 
+/* Out of line for the reason fx_lock_slow() is. */
+static __attribute__((noinline, cold, unused)) void fx_wake(_Atomic uint32_t *w)
+{
+	futex_call(w, FUTEX_WAKE_PRIVATE, 1);
+}
+
 static inline void fx_unlock(_Atomic uint32_t *w)
 {
 	/* Only a word that was 2 can have sleepers: one wake then suffices,
 	 * the woken thread sets 2 again on its way in. */
 	if (atomic_exchange_explicit(w, 0, memory_order_release) == 2)
-		futex_call(w, FUTEX_WAKE_PRIVATE, 1);
+		fx_wake(w);
 }
 
 /* The futex lock: the word alone. */
