@@ -24,7 +24,7 @@ f=$TMP/bench.json
 check "bench: envelope schema slicebench/1, kind bench, meta from info" \
 	jq -e '.schema == "slicebench/1" and .kind == "bench" and (.meta.kernel.release | length > 0)
 	       and .meta.bench.mode == "smoke"' "$f"
-for s in overhead harness_vs_bare floor parity scale scale_fit suite machine_load; do
+for s in overhead harness_vs_bare placement_cost floor parity scale scale_fit suite machine_load; do
 	check "bench: section $s present" jq -e --arg s "$s" 'any(.results[]; .section == $s)' "$f"
 done
 check "bench: overhead ops/s and ratios positive" \
@@ -37,6 +37,19 @@ check "bench: an unsupported workload carries its reason" \
 check "bench: harness vs bare ratio and ns per op positive" \
 	jq -e 'all(.results[] | select(.section == "harness_vs_bare"); .harness_vs_bare.median > 0
 	       and .ns_per_op.harness > 0 and .ns_per_op.bare > 0)' "$f"
+check "bench: harness vs bare has per-CPU-second windows, paired, for both arms" \
+	jq -e 'all(.results[] | select(.section == "harness_vs_bare");
+	       (.ops_per_cpu_s.harness | length) == (.ops_per_cpu_s.bare | length) and
+	       (.ops_per_cpu_s.harness | length) == .harness_vs_bare.n and
+	       (.ops_per_cpu_s | [.harness, .bare] | flatten | all(. > 0)))' "$f"
+# The real placement runs only where the kernel grants; here it must carry
+# the harness's reason, and the dry control must be measured either way.
+check "bench: each placement's dry control costed against no request, the real one run or refused with a reason" \
+	jq -e '[.results[] | select(.section == "placement_cost")] |
+	       any(.[]; .arm == "dry" and .status == "ok" and .against == "none" and .ratio.gmean > 0
+	           and .ns_per_op.arm > 0) and
+	       all(.[] | select(.arm == "real"); (.status == "ok" and (.against | endswith("+dry")))
+	           or (.reason | length > 0))' "$f"
 check "bench: floor xadd and line round trip positive" \
 	jq -e '.results[] | select(.section == "floor") | .xadd_ns > 0 and
 	       (.line_roundtrip_ns > 0 or .line_roundtrip_status == "unsupported")' "$f"
@@ -58,7 +71,7 @@ check "bench: every suite row measured, skipped or reported with a reason" \
 	       (.status == "ok" and .wall_s > 0) or (.reason | length > 0))' "$f"
 table_has_all() {
 	local s
-	for s in overhead "harness vs bare" floor parity scale suite machine; do
+	for s in overhead "harness vs bare" "placement" floor parity scale suite machine; do
 		grep -q "^| $s" "$TMP/table.md" || return 1
 	done
 }
