@@ -11,6 +11,8 @@
  * Holm's step-down keeps the family-wise error at alpha over all rows. */
 #define _GNU_SOURCE
 #include "compare.h"
+
+#include "calfloor.h"
 #include "cliopt.h"
 #include "exitcodes.h"
 
@@ -671,6 +673,12 @@ static void meta_diff(json_t *rep, const json_t *ma, const json_t *mb, const cha
 		add_str(rep, keys[i].warn ? "warnings" : "notes",
 			json_sprintf("%s differs: A \"%s\" vs %s \"%s\"", keys[i].what, sa, fb, sb));
 	}
+	json_t *floors = calfloor_diff(ma, mb, fb), *w;
+	size_t k;
+
+	json_array_foreach(floors, k, w)
+		add_str(rep, "warnings", json_incref(w));
+	json_decref(floors);
 }
 
 static void add_rows(json_t *rep, const json_t *ra, const json_t *rb, const char *fa,
@@ -1173,7 +1181,8 @@ static void compare_usage(FILE *f)
 		"  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
 		"Meta differences that make a comparison suspect (CPU, PUs, VM accelerator,\n"
 		"virtualization, suite version, HZ, preemption model) are warned about on\n"
-		"stderr and in the table header; a different kernel is a note.\n"
+		"stderr and in the table header; a different kernel is a note.  So are\n"
+		"two VM results' guest timing floors (meta.vm.calibration) that differ.\n"
 		"\n"
 		"\n");
 	cli_usage(f, compare_opts);
