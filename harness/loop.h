@@ -105,10 +105,14 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 		}
 		if (!left--)
 			break;
-		tm_busy_iters(t->think_iters);
 		int smp = kind != LOOP_BARE && phase == PH_MEASURE && --count == 0;
-		uint64_t t0 = 0, t1 = 0;
+		uint64_t t0 = 0, t1 = 0, tt = 0;
 
+		/* The think time is sampled too: with the hold it is what tells
+		 * a drifted busy-loop calibration (drift.c). */
+		if (smp)
+			tt = tm_tsc();
+		tm_busy_iters(t->think_iters);
 		if (smp)
 			t0 = tm_tsc();
 		if (pol == POL_PRE) {
@@ -137,6 +141,7 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 
 			hist_add(&t->acquire_ns, wl_ns(t, t1 - t0));
 			hist_add(&t->hold_ns, wl_ns(t, t2 - t1));
+			hist_add(&t->think_ns, wl_ns(t, t0 - tt));
 			count = every;
 		}
 		release(lk, t);

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 
 #include "counters.h"
+#include "drift.h"
 #include "policy.h"
 #include "stats.h"
 #include "timing.h"
@@ -299,6 +300,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 		w->t.acct = &w->acct;
 		hist_init(&w->t.acquire_ns);
 		hist_init(&w->t.hold_ns);
+		hist_init(&w->t.think_ns);
 	}
 	free(cpu);
 	for (; r->started < total; r->started++) {
@@ -539,6 +541,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
 		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
+		json_object_set_new(rj, "calibration", drift_check_rep(rp, p.cs_ns, p.think_ns));
 		rseq_acc(acc, &rs0, &rs1);
 		json_array_append_new(reps, rj);
 		if (!excl) {
@@ -556,6 +559,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	}
 	status_result(res, "ok", NULL);
 	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, nrep));
+	drift_summary(res);
 	json_t *hg = json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(&acc->hold),
 			       "acquire_ns", hist_buckets_json(&acc->acq));
 
