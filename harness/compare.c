@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "compare.h"
 
+#include "aacheck.h"
 #include "calfloor.h"
 #include "cliopt.h"
 #include "exitcodes.h"
@@ -820,6 +821,8 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 		return -1;
 	}
 	finish(rep, o);
+	for (size_t d = 0; d < ndocs; d++)
+		aa_attach(rep, docs[d], names[d], o);
 	*report = rep;
 	return 0;
 }
@@ -901,6 +904,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 		return -1;
 	}
 	finish(rep, o);
+	aa_attach(rep, doc, name, o);
 	*report = rep;
 	return 0;
 }
@@ -1068,6 +1072,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	}
 	print_list(f, rep, "warnings", "WARNING: ", fmt);
 	print_list(f, rep, "notes", "note: ", fmt);
+	aa_print(f, rep, fmt);
 	if (fmt != CMP_HTML)
 		fputc('\n', f);
 	if (fmt == CMP_TEXT) {
