@@ -65,7 +65,8 @@ const struct cmp_metric cmp_metrics[] = {
  * lock x policy x dry triple is in the workload's name already (results
  * from before it was recorded lack it). */
 static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
-					    "repetitions", "events", "keep",
+					    "repetitions", "ci_target_pct", "repetitions_max",
+					    "events", "keep",
 					    "lock", "policy", "dry", NULL };
 
 static int ignored(const char *k)

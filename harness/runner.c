@@ -15,6 +15,7 @@
 
 #include <sys/resource.h>
 
+#include "autorep.h"
 #include "counters.h"
 #include "drift.h"
 #include "policy.h"
@@ -478,7 +479,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	struct run_params p;
 
 	run_params_parse(params, &p); /* the one place params are read by name */
-	unsigned nrep = (unsigned)p.repetitions;
+	unsigned nrep = autorep_cap(&p), ndone = 0;
 	double dur = p.duration_s, warm = p.warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
@@ -556,10 +557,16 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			goto out;
 		}
 		rep_free(rp);
+		if (autorep_done(&p, opss, ++ndone))
+			break;
 	}
 	status_result(res, "ok", NULL);
-	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, nrep));
+	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, ndone));
 	drift_summary(res);
+	json_t *au = autorep_json(&p, opss, ndone);
+
+	if (au)
+		json_object_set_new(json_object_get(res, "summary"), "repetitions_auto", au);
 	json_t *hg = json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(&acc->hold),
 			       "acquire_ns", hist_buckets_json(&acc->acq));
 

@@ -206,8 +206,17 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	}
 	if (!json_is_array(json_object_get(r, "repetitions")))
 		verr(c, i, "repetitions", "must be a list");
-	else if ((double)json_array_size(json_object_get(r, "repetitions")) !=
-		 res_num(r, "params.repetitions"))
+	else if (res_num(r, "params.ci_target_pct") > 0) {
+		double n = (double)json_array_size(json_object_get(r, "repetitions"));
+
+		if (n != res_num(r, "summary.repetitions_auto.n"))
+			verr(c, i, "summary.repetitions_auto.n",
+			     "must equal the number of repetitions (ci_target_pct)");
+		else if (n < res_num(r, "summary.repetitions_auto.min") ||
+			 n > res_num(r, "summary.repetitions_auto.max"))
+			verr(c, i, "repetitions", "must hold min..max entries (ci_target_pct)");
+	} else if ((double)json_array_size(json_object_get(r, "repetitions")) !=
+		   res_num(r, "params.repetitions"))
 		verr(c, i, "repetitions", "must hold params.repetitions entries");
 	need_num(c, i, r, "nthreads");
 	const json_t *prim = res_get(r, "summary.primitives");
