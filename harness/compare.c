@@ -11,6 +11,9 @@
  * Holm's step-down keeps the family-wise error at alpha over all rows. */
 #define _GNU_SOURCE
 #include "compare.h"
+
+#include "aacheck.h"
+#include "calfloor.h"
 #include "cliopt.h"
 #include "exitcodes.h"
 
@@ -62,7 +65,8 @@ const struct cmp_metric cmp_metrics[] = {
  * lock x policy x dry triple is in the workload's name already (results
  * from before it was recorded lack it). */
 static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
-					    "repetitions", "events", "keep",
+					    "repetitions", "ci_target_pct", "repetitions_max",
+					    "events", "keep",
 					    "lock", "policy", "dry", NULL };
 
 static int ignored(const char *k)
@@ -671,6 +675,12 @@ static void meta_diff(json_t *rep, const json_t *ma, const json_t *mb, const cha
 		add_str(rep, keys[i].warn ? "warnings" : "notes",
 			json_sprintf("%s differs: A \"%s\" vs %s \"%s\"", keys[i].what, sa, fb, sb));
 	}
+	json_t *floors = calfloor_diff(ma, mb, fb), *w;
+	size_t k;
+
+	json_array_foreach(floors, k, w)
+		add_str(rep, "warnings", json_incref(w));
+	json_decref(floors);
 }
 
 static void add_rows(json_t *rep, const json_t *ra, const json_t *rb, const char *fa,
@@ -812,6 +822,8 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 		return -1;
 	}
 	finish(rep, o);
+	for (size_t d = 0; d < ndocs; d++)
+		aa_attach(rep, docs[d], names[d], o);
 	*report = rep;
 	return 0;
 }
@@ -893,6 +905,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 		return -1;
 	}
 	finish(rep, o);
+	aa_attach(rep, doc, name, o);
 	*report = rep;
 	return 0;
 }
@@ -1060,6 +1073,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	}
 	print_list(f, rep, "warnings", "WARNING: ", fmt);
 	print_list(f, rep, "notes", "note: ", fmt);
+	aa_print(f, rep, fmt);
 	if (fmt != CMP_HTML)
 		fputc('\n', f);
 	if (fmt == CMP_TEXT) {
@@ -1173,7 +1187,8 @@ static void compare_usage(FILE *f)
 		"  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
 		"Meta differences that make a comparison suspect (CPU, PUs, VM accelerator,\n"
 		"virtualization, suite version, HZ, preemption model) are warned about on\n"
-		"stderr and in the table header; a different kernel is a note.\n"
+		"stderr and in the table header; a different kernel is a note.  So are\n"
+		"two VM results' guest timing floors (meta.vm.calibration) that differ.\n"
 		"\n"
 		"\n");
 	cli_usage(f, compare_opts);

@@ -27,7 +27,13 @@
 
 double iso_planned_s(const json_t *p)
 {
-	return (double)json_integer_value(json_object_get(p, "repetitions")) *
+	/* with ci_target_pct the run may go on to repetitions_max */
+	double n = (double)json_integer_value(json_object_get(p, "repetitions"));
+	double mx = (double)json_integer_value(json_object_get(p, "repetitions_max"));
+
+	if (json_number_value(json_object_get(p, "ci_target_pct")) > 0 && mx > n)
+		n = mx;
+	return n *
 	       (json_number_value(json_object_get(p, "warmup_s")) +
 		json_number_value(json_object_get(p, "duration_s")));
 }

@@ -55,6 +55,12 @@ const struct key_desc run_keys[] = {
 	  RP(warmup_s) },
 	{ "repetitions", KT_INT, "3", 1, 1000, "", "independent repetitions (fresh threads each)",
 	  RP(repetitions) },
+	{ "ci_target_pct", KT_NUM, "0", 0, 100, "%",
+	  "auto repetitions: repeat until the ops/s 95% half-width is at most this share of the "
+	  "mean, from max(repetitions, 2) up to repetitions_max (0 = a fixed count)",
+	  RP(ci_target_pct) },
+	{ "repetitions_max", KT_INT, "20", 1, 1000, "",
+	  "the most repetitions ci_target_pct may run", RP(repetitions_max) },
 	{ "sample_every", KT_INT, "64", 1, 1000000, "ops",
 	  "time one acquire/hold in this many operations",
 	  RP(sample_every) },

@@ -47,7 +47,8 @@ struct victim_params {
 struct run_params {
 	const json_t *threads; /* an integer, or "Nx" (N per PU of the pin set) */
 	int64_t cs_ns, think_ns, cachelines, noise, repetitions, sample_every, slice_ext_nsec;
-	double duration_s, warmup_s, timeout_s;
+	double duration_s, warmup_s, timeout_s, ci_target_pct;
+	int64_t repetitions_max;
 	const char *workload, *lock, *policy, *pin, *loop, *keep;
 	const json_t *events;
 	struct victim_params victim;

@@ -170,16 +170,22 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 		if (__builtin_expect(!left, 0))
 			break;
 		left--;
-		tm_busy_iters(cs.think_iters);
 		/* One op in `every` is timed, in the window only; the countdown
 		 * runs in every phase so the common case is one decrement. */
 		if (kind != LOOP_BARE && __builtin_expect(--count == 0, 0)) {
 			count = every;
 			if (phase == PH_MEASURE) {
+				/* The think time is sampled too: with the hold it is
+				 * what tells a drifted busy-loop calibration (drift.c). */
+				uint64_t tt = tm_tsc();
+
+				tm_busy_iters(cs.think_iters);
+				hist_add(&t->think_ns, wl_ns(t, tm_tsc() - tt));
 				wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 1, &c);
 				continue;
 			}
 		}
+		tm_busy_iters(cs.think_iters);
 		wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 0, &c);
 	}
 	if (pol == POL_HOG)

@@ -15,7 +15,9 @@
 
 #include <sys/resource.h>
 
+#include "autorep.h"
 #include "counters.h"
+#include "drift.h"
 #include "policy.h"
 #include "stats.h"
 #include "timing.h"
@@ -299,6 +301,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 		w->t.acct = &w->acct;
 		hist_init(&w->t.acquire_ns);
 		hist_init(&w->t.hold_ns);
+		hist_init(&w->t.think_ns);
 	}
 	free(cpu);
 	for (; r->started < total; r->started++) {
@@ -476,7 +479,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	struct run_params p;
 
 	run_params_parse(params, &p); /* the one place params are read by name */
-	unsigned nrep = (unsigned)p.repetitions;
+	unsigned nrep = autorep_cap(&p), ndone = 0;
 	double dur = p.duration_s, warm = p.warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
@@ -539,6 +542,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
 		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
+		json_object_set_new(rj, "calibration", drift_check_rep(rp, p.cs_ns, p.think_ns));
 		rseq_acc(acc, &rs0, &rs1);
 		json_array_append_new(reps, rj);
 		if (!excl) {
@@ -553,9 +557,16 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			goto out;
 		}
 		rep_free(rp);
+		if (autorep_done(&p, opss, ++ndone))
+			break;
 	}
 	status_result(res, "ok", NULL);
-	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, nrep));
+	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, ndone));
+	drift_summary(res);
+	json_t *au = autorep_json(&p, opss, ndone);
+
+	if (au)
+		json_object_set_new(json_object_get(res, "summary"), "repetitions_auto", au);
 	json_t *hg = json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(&acc->hold),
 			       "acquire_ns", hist_buckets_json(&acc->acq));
 

@@ -18,14 +18,12 @@ void tm_sleep_ns(uint64_t ns)
 
 /* Busy loops are timed as the fastest of several trials: a trial that was
  * preempted only ever looks slower, so the minimum is the undisturbed rate. */
-void tm_calibrate(void)
+static double busy_rate(int trials)
 {
 	const uint64_t iters = 2000000;
 	double best_ns = 0;
 
-	if (calibrated)
-		return;
-	for (int trial = 0; trial < 7; trial++) {
+	for (int trial = 0; trial < trials; trial++) {
 		uint64_t t0 = tm_now_ns();
 
 		tm_busy_iters(iters);
@@ -34,7 +32,25 @@ void tm_calibrate(void)
 		if (trial == 0 || ns < best_ns)
 			best_ns = ns;
 	}
-	iters_per_ns = best_ns > 0 ? (double)iters / best_ns : 1.0;
+	return best_ns > 0 ? (double)iters / best_ns : 1.0;
+}
+
+double tm_probe_iters_per_ns(void)
+{
+	return busy_rate(5);
+}
+
+void tm_set_iters_per_ns(double rate)
+{
+	if (rate > 0)
+		iters_per_ns = rate;
+}
+
+void tm_calibrate(void)
+{
+	if (calibrated)
+		return;
+	iters_per_ns = busy_rate(7);
 
 	/* 20 ms against the monotonic clock bounds the TSC error near 0.1%
 	 * even with a 20 us disturbance at either end. */

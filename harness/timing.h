@@ -34,6 +34,10 @@ void tm_calibrate(void);
 double tm_tsc_per_ns(void);
 double tm_iters_per_ns(void);
 uint64_t tm_ns_to_iters(uint64_t ns);
+/* The busy loop's rate now (the fastest of five trials), leaving the
+ * calibration alone; tm_set_iters_per_ns replaces it (a recalibration). */
+double tm_probe_iters_per_ns(void);
+void tm_set_iters_per_ns(double rate);
 static inline uint64_t tm_tsc_to_ns(uint64_t cycles, double tsc_per_ns)
 {
 	return (uint64_t)((double)cycles / tsc_per_ns);

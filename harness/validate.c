@@ -3,6 +3,7 @@
  * status implies a result must carry.  For committed reference results and
  * for anyone who edits or generates result files by other means. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,6 +95,96 @@ static void need_pct(struct vctx *c, size_t i, const json_t *r, const char *path
 	}
 }
 
+/* One side (hold or think) of a repetition's calibration check: either
+ * unchecked with its reason, or a ratio that is p50 / expected and is
+ * flagged exactly when it leaves [1/tol, tol].  Returns its flag. */
+static int need_drift_side(struct vctx *c, size_t i, const json_t *side, double tol,
+			   const char *path)
+{
+	char p[192];
+	double want = json_number_value(json_object_get(side, "expected_ns"));
+	const json_t *ratio = json_object_get(side, "ratio");
+
+	if (!json_is_object(side)) {
+		verr(c, i, path, "must be an object");
+		return 0;
+	}
+	if (!ratio) {
+		snprintf(p, sizeof(p), "%s.unchecked", path);
+		if (!json_is_string(json_object_get(side, "unchecked")))
+			verr(c, i, p, "an unchecked side must say why");
+		return 0;
+	}
+	double r = json_number_value(ratio), p50 = json_number_value(json_object_get(side, "p50_ns"));
+	int flag = json_is_true(json_object_get(side, "drifted"));
+
+	snprintf(p, sizeof(p), "%s.ratio", path);
+	if (!json_is_number(ratio) || !(r > 0) || !(want > 0) ||
+	    fabs(r - p50 / want) > 1e-6 * r)
+		verr(c, i, p, "must be a number > 0, p50_ns / expected_ns");
+	else if (flag != (r > tol || r < 1 / tol))
+		verr(c, i, p, "drifted must be true exactly when the ratio is outside the tolerance");
+	return flag;
+}
+
+/* The busy-loop check of each repetition (drift.c), when the result has
+ * one, and the summary's list of the repetitions that drifted. */
+static void need_drift(struct vctx *c, size_t i, const json_t *r)
+{
+	const json_t *reps = json_object_get(r, "repetitions"), *rep;
+	const json_t *sum = res_get(r, "summary.calibration");
+	size_t k, ndrift = 0;
+	char p[160];
+
+	json_array_foreach(reps, k, rep) {
+		const json_t *cal = json_object_get(rep, "calibration");
+		double tol = json_number_value(json_object_get(cal, "tolerance"));
+
+		if (!cal)
+			continue;
+		snprintf(p, sizeof(p), "repetitions[%zu].calibration", k);
+		if (!json_is_object(cal) || !(tol > 1)) {
+			verr(c, i, p, "must be an object with a tolerance > 1");
+			continue;
+		}
+		char ph[192], pt[192];
+
+		snprintf(ph, sizeof(ph), "%s.hold", p);
+		snprintf(pt, sizeof(pt), "%s.think", p);
+		int d = need_drift_side(c, i, json_object_get(cal, "hold"), tol, ph);
+
+		d |= need_drift_side(c, i, json_object_get(cal, "think"), tol, pt);
+		snprintf(ph, sizeof(ph), "%s.drifted", p);
+		if (json_is_true(json_object_get(cal, "drifted")) != d)
+			verr(c, i, ph, "must be true exactly when the hold or the think drifted");
+		if (!d)
+			continue;
+		ndrift++;
+		const json_t *re = json_object_get(cal, "recalibrated");
+		const char *why = res_str(cal, "reason", "");
+
+		snprintf(ph, sizeof(ph), "%s.recalibrated", p);
+		if (!json_is_boolean(re))
+			verr(c, i, ph, "a drifted repetition must say whether it recalibrated");
+		else if (json_is_false(re) && !*why)
+			verr(c, i, ph, "a drift not recalibrated must say why (reason)");
+	}
+	if (!sum)
+		return;
+	const json_t *dr = json_object_get(sum, "drifted_repetitions"), *x;
+
+	json_array_foreach(dr, k, x) {
+		const json_t *one = json_array_get(reps, (size_t)json_integer_value(x));
+
+		if (!json_is_integer(x) ||
+		    !json_is_true(res_get(one, "calibration.drifted")))
+			ndrift = SIZE_MAX;
+	}
+	if (!json_is_array(dr) || json_array_size(dr) != ndrift)
+		verr(c, i, "summary.calibration.drifted_repetitions",
+		     "must list exactly the repetitions whose calibration drifted");
+}
+
 static void check_result(struct vctx *c, size_t i, const json_t *r)
 {
 	static const char *const statuses[] = { "ok", "unsupported", "failed", "interrupted" };
@@ -115,8 +206,17 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	}
 	if (!json_is_array(json_object_get(r, "repetitions")))
 		verr(c, i, "repetitions", "must be a list");
-	else if ((double)json_array_size(json_object_get(r, "repetitions")) !=
-		 res_num(r, "params.repetitions"))
+	else if (res_num(r, "params.ci_target_pct") > 0) {
+		double n = (double)json_array_size(json_object_get(r, "repetitions"));
+
+		if (n != res_num(r, "summary.repetitions_auto.n"))
+			verr(c, i, "summary.repetitions_auto.n",
+			     "must equal the number of repetitions (ci_target_pct)");
+		else if (n < res_num(r, "summary.repetitions_auto.min") ||
+			 n > res_num(r, "summary.repetitions_auto.max"))
+			verr(c, i, "repetitions", "must hold min..max entries (ci_target_pct)");
+	} else if ((double)json_array_size(json_object_get(r, "repetitions")) !=
+		   res_num(r, "params.repetitions"))
 		verr(c, i, "repetitions", "must hold params.repetitions entries");
 	need_num(c, i, r, "nthreads");
 	const json_t *prim = res_get(r, "summary.primitives");
@@ -147,6 +247,7 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 		return;
 	}
 	need_stats(c, i, r, "summary.ops_per_sec");
+	need_drift(c, i, r);
 	need_pct(c, i, r, "summary.hold_ns");
 	need_pct(c, i, r, "summary.acquire_ns");
 	if (res_get(r, "summary.victim"))

@@ -60,7 +60,7 @@ struct wl_thread {
 	/* The sleep hooks' own counts (policy.h), added in by the loop. */
 	uint64_t sleep_requests, sleep_grants, sleep_yields;
 	int rearm_after_sleep;
-	struct hist acquire_ns, hold_ns;
+	struct hist acquire_ns, hold_ns, think_ns; /* sampled 1 in sample_every */
 	/* Window accounting done by wl_phase_change() (see runner.c). */
 	void *acct;
 	/* The dry control's area: never registered, so never read by the

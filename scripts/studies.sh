@@ -122,6 +122,14 @@ for s in "${STUDIES[@]}"; do
 					-o "compare/$s-within-vm-$b.${fmt/markdown/md}"
 			done
 		done
+		# The A/A checks of the study's dry controls (compare's aa_checks),
+		# beside the verdicts that rest on them.
+		for b in $(baselines "$s"); do
+			j=compare/$s-within-vm-$b.json
+			[ -f "$j" ] || continue
+			jq -r --arg s "$s" '.aa_checks[] | "studies.sh: A/A \($s): \(.control) vs \(.real) at \(.nthreads) threads: \(.verdict) (ratio \(.ratio // "none"))"' "$j" >&2
+			break
+		done
 		if [ -f "$s-vm.json" ] && [ -f "$s-host.json" ]; then
 			for fmt in markdown json; do
 				"$SB" compare "$s-host.json" "$s-vm.json" -f $fmt \

@@ -53,6 +53,37 @@ jq '.meta.virtualization.kind = "none" | .meta.vm = {"accel": "tcg"} | .meta.hz 
 check "compare: accelerator difference warned on stderr" grep -q 'WARNING: VM accelerator differs' "$TMP/e"
 check "compare: HZ difference in the table header" grep -q 'WARNING: HZ differs' "$TMP/o"
 
+# Two VM results whose calibration floors differ: the probe whose p99 moved
+# and the reference throughput are named with both values and the factor; a
+# small move (one boot to the next) is not warned about.
+cal='.meta.vm = {"accel": "tcg", "calibration": {"victim_us": {
+	"idle-fifo": {"p50": 60, "p99": 163, "max": 3400},
+	"loaded-fifo": {"p50": 80, "p99": 344, "max": 5400}},
+	"reference": {"workload": "spin-tas", "ops_per_sec": 449000}}}'
+jq "$cal" "$base" >"$TMP/calA.json"
+jq "$cal"' | .meta.vm.calibration.victim_us["loaded-fifo"].p99 = 2300
+	| .meta.vm.calibration.reference.ops_per_sec = 246000' "$base" >"$TMP/calB.json"
+jq "$cal"' | .meta.vm.calibration.victim_us["loaded-fifo"].p99 = 400
+	| .meta.vm.calibration.victim_us["idle-fifo"].p99 = 120
+	| .meta.vm.calibration.reference.ops_per_sec = 430000' "$base" >"$TMP/calC.json"
+jq "$cal"' | .meta.vm.calibration = {"unavailable": "the guest sent no calibration.json"}' \
+	"$base" >"$TMP/calD.json"
+cw() { "$SB" compare "$@" --format json 2>/dev/null | jq -r '.warnings[]'; }
+w=$(cw "$TMP/calA.json" "$TMP/calB.json")
+check "compare: a moved loaded-fifo floor is warned with both p99s and the factor" \
+	grep -q 'guest timing floor differs: loaded-fifo victim p99 A 344.0 us vs B 2300.0 us (6.69x)' <<<"$w"
+check "compare: the unchanged idle-fifo floor is not warned" \
+	test "$(grep -c 'idle-fifo' <<<"$w")" -eq 0
+check "compare: a reference throughput 0.55x is warned" \
+	grep -q 'guest reference workload differs: spin-tas A 449000 ops/s vs B 246000 ops/s (0.55x)' <<<"$w"
+check "compare: floors within 1.5x / 50 us and reference within 20% give no floor warning" \
+	test -z "$(cw "$TMP/calA.json" "$TMP/calC.json" | grep 'guest ')"
+check "compare: a calibration on one side only is warned with the other side's reason" \
+	grep -q 'only A carries a calibration (B: the guest sent no calibration.json)' \
+	<<<"$(cw "$TMP/calA.json" "$TMP/calD.json")"
+"$SB" compare "$TMP/calA.json" "$TMP/calB.json" >/dev/null 2>"$TMP/e"
+check "compare: the floor warning is on stderr too" grep -q 'WARNING: guest timing floor differs' "$TMP/e"
+
 # --within: every workload against the baseline workload in one file.
 jq '.results += [.results[0] | .workload = "futex" | del(.params.backoff_max)
 	| .repetitions |= map(.ops_per_sec *= 1.23)]' "$base" >"$TMP/within.json"

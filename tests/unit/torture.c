@@ -89,6 +89,7 @@ static void late_start(const struct workload_ops *ops)
 	t.policy = ops->policy;
 	hist_init(&t.acquire_ns);
 	hist_init(&t.hold_ns);
+	hist_init(&t.think_ns);
 	for (int k = 0; k < LOOP_KINDS; k++) {
 		t.total_ops = UINT64_MAX;
 		l->loop[ops->policy][k](&t);

@@ -1,0 +1,214 @@
+/* aacheck.c - A/A checks of the dry controls.
+ *
+ * A dry control (LOCK+POLICY+dry: the same loop, its request written to an
+ * area the kernel never reads) stands for "the extension's code without
+ * its grants" only if, where no grant can happen, it runs like the real
+ * thing.  Under TCG that failed once: moving one store of the request from
+ * after the lock's exchange to before it changed a single thread's
+ * throughput about threefold.  So every dry control is checked at a point
+ * where the kernel cannot act (one thread per PU, no noise, no victim):
+ * real / dry ops/s must lie inside the noise band.  Verdicts:
+ *   valid        the ratio's 95% CI lies inside the band (equivalence);
+ *   invalid      the difference is significant and the ratio outside it;
+ *   inconclusive neither: too few repetitions or too much noise to tell.
+ * A verdict that rests on a control carries the control's check beside
+ * it (control_aa). */
+#define _GNU_SOURCE
+#include "aacheck.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resload.h"
+
+/* params that must match between the real run and its control */
+static int same_point(const json_t *a, const json_t *b)
+{
+	json_t *x = json_deep_copy(a), *y = json_deep_copy(b);
+	static const char *const skip[] = { "workload", "dry" };
+
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++) {
+		json_object_del(x, skip[i]);
+		json_object_del(y, skip[i]);
+	}
+	int eq = json_equal(x, y);
+
+	json_decref(x);
+	json_decref(y);
+	return eq;
+}
+
+/* One thread per PU, nothing else runnable of ours: no noise, no victim. */
+static int quiet_point(const json_t *r, double pus)
+{
+	const json_t *p = json_object_get(r, "params");
+	const json_t *v = json_object_get(p, "victim");
+
+	return res_num(r, "nthreads") == pus && res_num(p, "noise") == 0 &&
+	       (!v || json_is_null(v) || res_num(v, "threads") == 0);
+}
+
+static size_t ops_of(const json_t *r, double **out)
+{
+	const json_t *reps = json_object_get(r, "repetitions"), *x;
+	size_t n = json_array_size(reps), i, k = 0;
+	double *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		abort();
+	json_array_foreach(reps, i, x) {
+		double o = res_num(x, "ops_per_sec");
+
+		if (isfinite(o) && o > 0)
+			v[k++] = o;
+	}
+	*out = v;
+	return k;
+}
+
+static json_t *check_pair(const json_t *real, const json_t *dry, const struct cmp_opts *o)
+{
+	double *a, *b, band = o->threshold;
+	size_t na = ops_of(dry, &a), nb = ops_of(real, &b);
+	struct cmp_welch w;
+	const char *verdict = "inconclusive";
+
+	cmp_welch_log(a, na, b, nb, &w);
+	free(a);
+	free(b);
+	if (w.ok && isfinite(w.lo) && w.lo >= 1 / (1 + band) && w.hi <= 1 + band)
+		verdict = "valid";
+	else if (w.ok && isfinite(w.p) && w.p < o->alpha &&
+		 (w.ratio > 1 + band || w.ratio < 1 / (1 + band)))
+		verdict = "invalid";
+	json_t *j = json_pack("{s:s,s:s,s:O,s:f,s:I,s:I,s:s}", "control",
+			      res_str(dry, "workload", "?"), "real", res_str(real, "workload", "?"),
+			      "nthreads", json_object_get(real, "nthreads"), "band_pct", 100 * band, "n_real",
+			      (json_int_t)nb, "n_dry", (json_int_t)na, "verdict", verdict);
+
+	if (w.ok) {
+		json_object_set_new(j, "ratio", json_real(w.ratio));
+		if (isfinite(w.lo))
+			json_object_set_new(j, "ratio_ci95", json_pack("[f,f]", w.lo, w.hi));
+		if (isfinite(w.p))
+			json_object_set_new(j, "p", json_real(w.p));
+	}
+	double g = res_num(real, "summary.slice.grants");
+
+	if (isfinite(g))
+		json_object_set_new(j, "grants", json_real(g));
+	return j;
+}
+
+json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
+{
+	const json_t *res = json_object_get(doc, "results"), *d, *r;
+	json_t *out = json_array();
+	size_t i, k;
+
+	json_array_foreach(res, i, d) {
+		const json_t *pd = json_object_get(d, "params");
+		double pus = res_num(res_meta_of(doc, d), "topology.pus");
+
+		if (!json_is_true(json_object_get(pd, "dry")) ||
+		    strcmp(res_str(d, "status", ""), "ok") || !quiet_point(d, pus))
+			continue;
+		json_array_foreach(res, k, r) {
+			const json_t *pr = json_object_get(r, "params");
+
+			if (json_is_false(json_object_get(pr, "dry")) &&
+			    !strcmp(res_str(r, "status", ""), "ok") && same_point(pd, pr)) {
+				json_array_append_new(out, check_pair(r, d, o));
+				break;
+			}
+		}
+	}
+	return out;
+}
+
+/* The check that stands behind a workload used as a control, or NULL. */
+static const json_t *aa_for(const json_t *checks, const char *w)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(checks, i, c)
+		if (!strcmp(res_str(c, "control", ""), w))
+			return c;
+	return NULL;
+}
+
+void aa_attach(json_t *rep, const json_t *doc, const char *file, const struct cmp_opts *o)
+{
+	json_t *checks = aa_checks(doc, o), *c, *row;
+	size_t i;
+
+	if (!json_object_get(rep, "aa_checks"))
+		json_object_set_new(rep, "aa_checks", json_array());
+	json_array_foreach(checks, i, c) {
+		json_object_set_new(c, "file", json_string(file));
+		if (!strcmp(res_str(c, "verdict", ""), "invalid"))
+			json_array_append_new(
+				json_object_get(rep, "warnings"),
+				json_sprintf("%s: the control %s is invalid: at one thread per PU, "
+					     "where no grant can happen, %s / %s = %.3f, outside the "
+					     "%.3g%% band; a verdict against %s measures its stores too",
+					     file, res_str(c, "control", "?"), res_str(c, "real", "?"),
+					     res_str(c, "control", "?"), res_num(c, "ratio"),
+					     res_num(c, "band_pct"), res_str(c, "control", "?")));
+	}
+	json_array_extend(json_object_get(rep, "aa_checks"), checks);
+	json_array_foreach(json_object_get(rep, "rows"), i, row) {
+		const json_t *x = aa_for(checks, res_str(row, "a.workload", ""));
+
+		if (!x)
+			x = aa_for(checks, res_str(row, "b.workload", ""));
+		if (x)
+			json_object_set_new(row, "control_aa",
+					    json_pack("{s:s,s:s,s:O}", "control",
+						      res_str(x, "control", "?"), "verdict",
+						      res_str(x, "verdict", "?"), "ratio",
+						      json_object_get(x, "ratio")
+							      ? json_object_get(x, "ratio")
+							      : json_null()));
+	}
+	json_decref(checks);
+}
+
+void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
+{
+	const json_t *checks = json_object_get(rep, "aa_checks"), *c;
+	size_t i;
+
+	if (!json_array_size(checks) || fmt == CMP_JSON)
+		return;
+	fprintf(f, "%sA/A checks of the controls (one thread per PU, no noise: real / dry "
+		   "must agree within the band)%s\n",
+		fmt == CMP_MARKDOWN ? "\n**" : fmt == CMP_HTML ? "<p><b>" : "",
+		fmt == CMP_MARKDOWN ? "**\n" : fmt == CMP_HTML ? "</b></p><ul>" : "");
+	json_array_foreach(checks, i, c) {
+		const json_t *ci = json_object_get(c, "ratio_ci95");
+		char ratio[96] = "no ratio (a side has no repetitions)";
+
+		if (json_object_get(c, "ratio"))
+			snprintf(ratio, sizeof(ratio), "%s / %s = %.3f", res_str(c, "real", "?"),
+				 res_str(c, "control", "?"), res_num(c, "ratio"));
+		if (ci) {
+			size_t l = strlen(ratio);
+
+			snprintf(ratio + l, sizeof(ratio) - l, " [%.3f, %.3f]",
+				 json_number_value(json_array_get(ci, 0)),
+				 json_number_value(json_array_get(ci, 1)));
+		}
+		fprintf(f, "%s%s at %.0f threads: %s, grants %.0f: %s%s\n",
+			fmt == CMP_MARKDOWN ? "- " : fmt == CMP_HTML ? "<li>" : "  ",
+			res_str(c, "control", "?"), res_num(c, "nthreads"), ratio,
+			isfinite(res_num(c, "grants")) ? res_num(c, "grants") : 0,
+			res_str(c, "verdict", "?"), fmt == CMP_HTML ? "</li>" : "");
+	}
+	if (fmt == CMP_HTML)
+		fputs("</ul>\n", f);
+	else if (fmt == CMP_MARKDOWN)
+		fputc('\n', f);
+}

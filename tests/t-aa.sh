@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# t-aa.sh - compare's A/A checks of the dry controls, on constructed
+# results: a control that matches its real workload at one thread per PU
+# is valid, one 3x off is invalid (warned, and marked on every verdict that
+# rests on it), a noisy one is inconclusive, and points with noise, a
+# victim or more threads than PUs are not used.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+base=tests/fixtures/base.json
+# real (tas+cs) and dry (tas+cs+dry) at 1x and at 2x; DRY scales the dry
+# control's repetitions at 1x, NOISE the real one's spread.
+mk() { # mk OUT DRY-FACTOR [SPREAD]
+	jq --argjson f "$2" --argjson s "${3:-0}" '
+	  (.results[0] | .params += {lock: "tas", dry: false}) as $t
+	  | .results = [
+	    ($t | .workload = "spin-tas" | .params.policy = "none"),
+	    ($t | .workload = "slice-spin" | .params.policy = "cs"
+	        | .summary.slice.grants = 0
+	        | .repetitions |= (to_entries | map(.value.ops_per_sec *= (1 + $s * (if .key % 2 == 0 then 1 else -1 end))) | map(.value))),
+	    ($t | .workload = "slice-dry" | .params.policy = "cs" | .params.dry = true
+	        | .repetitions |= map(.ops_per_sec *= $f)),
+	    ($t | .workload = "slice-dry" | .params.policy = "cs" | .params.dry = true
+	        | .params.noise = 2),
+	    ($t | .workload = "slice-dry" | .params.policy = "cs" | .params.dry = true
+	        | .params.threads = "2x" | .nthreads = 4)
+	  ]' "$base" >"$1"
+}
+aa() { "$SB" compare --within "$1" --baseline slice-dry --format json 2>/dev/null; }
+
+mk "$TMP/good.json" 1.01
+r=$(aa "$TMP/good.json")
+check "aa: one check, from the quiet 1x point only (noise and 2x points left out)" \
+	jq -e '.aa_checks | length == 1 and .[0].nthreads == 2' <<<"$r"
+check "aa: a control within 1% of its real workload is valid (ratio $(jq '.aa_checks[0].ratio' <<<"$r"))" \
+	jq -e '.aa_checks[0] | .verdict == "valid" and .control == "slice-dry" and .real == "slice-spin"
+	       and (.ratio - 1/1.01 | fabs) < 1e-3 and .grants == 0' <<<"$r"
+check "aa: the verdict against the control carries the check" \
+	jq -e '[.rows[] | select(.b.workload == "slice-spin") | .control_aa.verdict] | . == ["valid"]' <<<"$r"
+
+mk "$TMP/bad.json" 3
+r=$(aa "$TMP/bad.json")
+check "aa: a control 3x faster than its real workload is invalid" \
+	jq -e '.aa_checks[0] | .verdict == "invalid" and (.ratio - 1/3 | fabs) < 1e-3' <<<"$r"
+check "aa: an invalid control is warned about, with the ratio" \
+	jq -e '.warnings | map(test("the control slice-dry is invalid: .* slice-spin / slice-dry = 0.333")) | any' <<<"$r"
+check "aa: every row against it is marked invalid" \
+	jq -e '[.rows[] | .control_aa.verdict] | unique == ["invalid"]' <<<"$r"
+"$SB" compare --within "$TMP/bad.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+check "aa: the text report lists the check beside the verdicts" \
+	grep -q 'slice-dry at 2 threads: slice-spin / slice-dry = 0.333 \[.*\], grants 0: invalid' "$TMP/o"
+"$SB" compare --within "$TMP/bad.json" --baseline slice-dry -f markdown >"$TMP/o.md" 2>/dev/null
+check "aa: the markdown report too" grep -q '^- slice-dry at 2 threads: .*: invalid$' "$TMP/o.md"
+
+mk "$TMP/noisy.json" 1.0 0.2
+check "aa: a +-20% spread cannot show equivalence within 5%: inconclusive" \
+	test "$(aa "$TMP/noisy.json" | jq -r '.aa_checks[0].verdict')" = inconclusive
+check "aa: a file without dry controls has no checks" \
+	test "$("$SB" compare --within "$base" --baseline spin-tas --format json 2>/dev/null |
+		jq '.aa_checks | length')" = 0

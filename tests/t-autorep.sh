@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# t-autorep.sh - ci_target_pct repeats a run until the ops/s interval is
+# narrow enough or repetitions_max is reached, and says which stopped it.
+# A wide target stops before the maximum, an unreachable one at it;
+# validate checks the count against the record; a bad value is refused.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+cfg() { # cfg OUT TARGET MAX
+	cat >"$1" <<CFG
+{ "name": "autorep",
+  "defaults": { "duration_s": 0.1, "warmup_s": 0.02, "repetitions": 2, "ci_target_pct": $2,
+                "repetitions_max": $3, "cs_ns": 1000, "think_ns": 1000, "events": [] },
+  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" } ] }
+CFG
+}
+cfg "$TMP/wide.json" 100 8
+cfg "$TMP/tight.json" 0.000001 4
+for t in wide tight; do
+	if ! "$SB" run -c "$TMP/$t.json" --out "$TMP/$t.out.json" --quiet 2>"$TMP/err"; then
+		notok "autorep: the $t run failed: $(cat "$TMP/err")"
+		exit 0
+	fi
+done
+w=$(jq -c '.results[0]' "$TMP/wide.out.json")
+n=$(jq '.repetitions | length' <<<"$w")
+check "autorep: a 100% target stops on the target before the maximum of 8 ($(jq -c .summary.repetitions_auto <<<"$w"))" \
+	jq -e '(.repetitions | length) < 8 and .summary.repetitions_auto.stopped_by == "target"
+	       and .summary.repetitions_auto.half_width_pct <= 100 and .summary.ops_per_sec.n == '"$n" <<<"$w"
+t=$(jq -c '.results[0]' "$TMP/tight.out.json")
+check "autorep: an unreachable target runs to repetitions_max 4 ($(jq -c .summary.repetitions_auto <<<"$t"))" \
+	jq -e '(.repetitions | length) == 4 and .summary.repetitions_auto.stopped_by == "maximum"
+	       and .summary.repetitions_auto.max == 4 and .summary.ops_per_sec.n == 4' <<<"$t"
+check "autorep: validate accepts both" "$SB" validate "$TMP/wide.out.json" "$TMP/tight.out.json"
+jq '.results[0].repetitions |= .[0:3]' "$TMP/tight.out.json" >"$TMP/cut.json"
+"$SB" validate "$TMP/cut.json" >/dev/null 2>"$TMP/verr"
+check "autorep: validate catches a count that disagrees with the record: $(head -1 "$TMP/verr")" \
+	grep -q 'summary.repetitions_auto.n: must equal the number of repetitions' "$TMP/verr"
+cfg "$TMP/neg.json" -1 4
+"$SB" run -c "$TMP/neg.json" --out "$TMP/neg.out.json" --quiet 2>"$TMP/err"
+rc=$?
+check "autorep: ci_target_pct -1 is refused with exit 2, naming the key: $(head -1 "$TMP/err")" \
+	test "$rc" = 2 -a -n "$(grep ci_target_pct "$TMP/err")" -a ! -e "$TMP/neg.out.json"

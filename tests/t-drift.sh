@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# t-drift.sh - each repetition checks its busy-loop calibration on a real
+# run: a CPU hog on the lock thread's PU stretches every 2 ms section in
+# wall time, which must be flagged with its ratio and, the loop itself
+# running at its calibrated rate, not recalibrated but explained.  Then
+# validate must catch a result whose flags disagree with its ratios.
+# (A loop really running at another rate, and a quiet run, are in
+# tests/unit/drift.c.)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+cat >"$TMP/hog.json" <<'CFG'
+{ "name": "drift-hog",
+  "defaults": { "duration_s": 0.5, "warmup_s": 0.05, "repetitions": 2, "cs_ns": 2000000,
+                "think_ns": 2000000, "sample_every": 1, "events": [] },
+  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact", "noise": 1 } ] }
+CFG
+if ! "$SB" run -c "$TMP/hog.json" --out "$TMP/hog.out.json" --quiet 2>"$TMP/err"; then
+	notok "drift: the hog run failed: $(cat "$TMP/err")"
+	exit 0
+fi
+r=$(jq -c '.results[0]' "$TMP/hog.out.json")
+check "drift: a hog on the PU flags every repetition (hold ratios $(jq -c '[.repetitions[].calibration.hold.ratio]' <<<"$r"))" \
+	jq -e '[.repetitions[].calibration | .drifted and .hold.ratio > 1.25] | all' <<<"$r"
+check "drift: the loop's own rate is unchanged, so no recalibration (probe $(jq -c '[.repetitions[].calibration.probe_ratio]' <<<"$r"))" \
+	jq -e '[.repetitions[].calibration | .recalibrated == false and (.probe_ratio - 1 | fabs) < 0.25] | all' <<<"$r"
+check "drift: the reason says the time was lost off the CPU" \
+	jq -e '.repetitions[0].calibration.reason | test("off the CPU or shared it")' <<<"$r"
+check "drift: the summary lists both repetitions" \
+	jq -e '.summary.calibration | .drifted_repetitions == [0, 1] and .checked == 2 and .tolerance == 1.25' <<<"$r"
+check "drift: validate accepts the result" "$SB" validate "$TMP/hog.out.json"
+
+bad() { # bad NAME REGEX JQ
+	jq "$3" "$TMP/hog.out.json" >"$TMP/bad.json"
+	if ! "$SB" validate "$TMP/bad.json" >/dev/null 2>"$TMP/verr" && grep -q -- "$2" "$TMP/verr"; then
+		ok "drift: validate catches $1: $(head -1 "$TMP/verr")"
+	else
+		notok "drift: validate missed $1: $(cat "$TMP/verr")"
+	fi
+}
+bad "a drifted flag on an in-tolerance ratio" 'drifted must be true exactly when the ratio' \
+	'.results[0].repetitions[0].calibration.hold.ratio = 1.0 | .results[0].repetitions[0].calibration.hold.p50_ns = 2000000'
+bad "a ratio that is not p50 / expected" 'must be a number > 0, p50_ns / expected_ns' \
+	'.results[0].repetitions[0].calibration.hold.ratio = 3.5'
+bad "a repetition flag that disagrees with its sides" 'must be true exactly when the hold or the think drifted' \
+	'.results[0].repetitions[1].calibration.drifted = false'
+bad "a drift neither recalibrated nor explained" 'must say why' \
+	'.results[0].repetitions[0].calibration |= del(.reason)'
+bad "a summary that leaves a drifted repetition out" 'must list exactly the repetitions' \
+	'.results[0].summary.calibration.drifted_repetitions = [0]'
