@@ -69,6 +69,13 @@ $(BUILD)/pic/%.o: %.c | $(BUILD)/.deps-ok
 $(BUILD)/libslicepreload.so: $(patsubst %.c,$(BUILD)/pic/%.o,$(PRELOAD_SRC))
 	$(CC) -shared $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs jansson) -ldl -pthread
 
+# A program for the library's tests, linked against libc alone as any
+# program the library meets is (never run by tests/run.sh on its own).
+PRELOAD_TEST_BIN := $(BUILD)/preload-tests/ptorture
+$(BUILD)/preload-tests/%: tests/preload/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ $< -ldl -pthread
+
 # The test build: the suite plus the fault workloads (workloads/fault.c),
 # which never enter build/slicebench.
 FAULT_OBJ := $(filter-out $(BUILD)/workloads/registry.o,$(LIB_OBJ)) \
@@ -95,7 +102,7 @@ tsan-torture:
 # The packages are installed first, as a step of its own, then the build.
 check:
 	@scripts/install-deps.sh all
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(BUILD)/slicebench-faults
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(PRELOAD_TEST_BIN) $(BUILD)/slicebench-faults
 	@$(MAKE) --no-print-directory tsan-torture >/dev/null
 	@BUILD=$(BUILD) tests/run.sh
 
