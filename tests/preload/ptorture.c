@@ -7,6 +7,8 @@
  *                                  queue and pthread_cond_(timed)wait
  *   ptorture nolock THREADS ITERS  the locks' loop without the lock: the
  *                                  control that shows the count can fail
+ *   ptorture serve THREADS         the locks' loop until SIGTERM, then a
+ *                                  normal exit (a server's shape)
  *
  * Each prints "name value" lines; the exit status is 1 when a count is
  * wrong.  Under the library (found with dlsym, so the program runs the
@@ -16,6 +18,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +197,39 @@ static int run_cond(void)
 	return sum != want || bad_inside || bad_outside || bad_sleeping;
 }
 
+static volatile sig_atomic_t stopping;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static void *server_thread(void *arg)
+{
+	(void)arg;
+	for (unsigned long i = 0; !stopping; i++) {
+		take(i);
+		bump_slowly(&count);
+		pthread_mutex_unlock(&m);
+	}
+	return NULL;
+}
+
+static int run_serve(unsigned threads)
+{
+	pthread_t *t = calloc(threads, sizeof(*t));
+
+	signal(SIGTERM, on_term);
+	for (unsigned i = 0; i < threads; i++)
+		pthread_create(&t[i], NULL, server_thread, NULL);
+	for (unsigned i = 0; i < threads; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	printf("count %lu\nouter_acquisitions %lu\n", count, (unsigned long)outer);
+	return count != outer;
+}
+
 int main(int argc, char **argv)
 {
 	const char *p = getenv("SLICEBENCH_PRELOAD_PLACEMENT");
@@ -209,6 +245,8 @@ int main(int argc, char **argv)
 		iters = strtoul(argv[3], NULL, 0);
 		return run_locks((unsigned)strtoul(argv[2], NULL, 0));
 	}
+	if (argc == 3 && !strcmp(argv[1], "serve"))
+		return run_serve((unsigned)strtoul(argv[2], NULL, 0));
 	fprintf(stderr, "usage: ptorture locks|nolock THREADS ITERS | ptorture cond ITEMS\n");
 	return 2;
 }
