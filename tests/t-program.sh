@@ -55,6 +55,13 @@ run json '{"defaults": {"repetitions": 1, "events": []},
  "runs": [{"workload": "program", "command": ["jq", "-n", "{a: {b: [1, 2.5]}}"], "metric_json": "a.b.1"}]}'
 want "metric_json: a dotted path with an index (2.5)" "$(q json '.results[0].summary.ops_per_sec.median')" = 2.5
 
+run last '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["printf", "rate 1.5\\ninterim\\nrate 2e3\\n"], "metric": "^rate ([0-9.e+]+)$"},
+          {"workload": "program", "command": ["echo", "rate x"], "metric": "rate (x)"}]}'
+want "metric: the last match wins (2e3 after 1.5)" "$(q last '.results[0].summary.ops_per_sec.median')" = 2000
+want "metric: a group that is not a number says what it matched" \
+	"$(q last '.results[1].reason')" = 'metric: the group matched "x", not a number'
+
 run pin '{"defaults": {"repetitions": 1, "events": [], "threads": 1},
  "runs": [{"workload": "program", "pin": "cpus:1", "command": ["grep", "Cpus_allowed_list", "/proc/self/status"],
   "metric": "Cpus_allowed_list:[[:space:]]+([0-9-]+)$"}]}'
