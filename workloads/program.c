@@ -28,6 +28,7 @@
 
 #include <stdatomic.h>
 
+#include "../harness/counters.h"
 #include "../harness/stats.h"
 #include "../harness/timing.h"
 #include "../harness/topo.h"
@@ -242,11 +243,18 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 		struct ps_result r;
 
 		memset(&h.stop, 0, sizeof(h.stop));
+		struct rseq_stats rs0, rs1;
+
 		hogs_start(&h, ha, job.cpus, job.ncpus);
+		rseq_stats_read(&rs0);
 		int rc = ps_rep(&job, p.warmup_s, &r, err, sizeof(err));
 
+		rseq_stats_read(&rs1);
 		hogs_stop(&h);
 		json_t *rj = json_pack("{s:f,s:i}", "wall_s", r.wall_s, "exit_status", r.exit_status);
+
+		/* the kernel's own counts over the repetition, every process's */
+		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
 
 		if (r.stats)
 			json_object_set(rj, "preload", r.stats);
