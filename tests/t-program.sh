@@ -62,6 +62,14 @@ want "metric: the last match wins (2e3 after 1.5)" "$(q last '.results[0].summar
 want "metric: a group that is not a number says what it matched" \
 	"$(q last '.results[1].reason')" = 'metric: the group matched "x", not a number'
 
+run div '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["echo", "total time: 0.25s"], "metric": "total time: +([0-9.]+)s", "metric_divides": 1000},
+          {"workload": "program", "command": ["echo", "total time: 0s"], "metric": "total time: +([0-9.]+)s", "metric_divides": 1000}]}'
+want "metric_divides: 1000 / 0.25 s = 4000 per second, the value found kept" \
+	"$(q div '.results[0].summary.ops_per_sec.median') $(q div '.results[0].repetitions[0].metric_found')" = "4000 0.25"
+want "metric_divides: a zero found is a failure that says so" \
+	"$(q div '.results[1].reason')" = "metric_divides: the value found is 0, not > 0"
+
 run pin '{"defaults": {"repetitions": 1, "events": [], "threads": 1},
  "runs": [{"workload": "program", "pin": "cpus:1", "command": ["grep", "Cpus_allowed_list", "/proc/self/status"],
   "metric": "Cpus_allowed_list:[[:space:]]+([0-9-]+)$"}]}'

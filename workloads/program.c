@@ -39,6 +39,7 @@
 struct prog_params {
 	const json_t *command, *server;
 	const char *preload_into, *metric, *metric_json, *metric_name;
+	double metric_divides;
 };
 
 static int check_regex(const json_t *v, char *msg, size_t len)
@@ -87,6 +88,10 @@ static const struct key_desc prog_keys[] = {
 	{ "metric_json", KT_STR, "\"\"", 0, 0, "",
 	  "program workloads: dotted path to the metric in the command's JSON output (instead "
 	  "of metric)", NULL, KEY_FIELD(struct prog_params, metric_json) },
+	{ "metric_divides", KT_NUM, "0", 0, 1e18, "",
+	  "program workloads: > 0 makes the metric this number divided by the value found (a "
+	  "total time into a rate: higher is better)", NULL,
+	  KEY_FIELD(struct prog_params, metric_divides) },
 	{ "metric_name", KT_STR, "\"metric\"", 0, 0, "",
 	  "program workloads: what the metric is (its unit), for the result", NULL,
 	  KEY_FIELD(struct prog_params, metric_name) },
@@ -266,7 +271,15 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 			st = "failed";
 		} else if (rc) {
 			st = "failed";
+		} else if (pp.metric_divides > 0 && !(acc.metric[k] > 0)) {
+			st = "failed";
+			snprintf(err, sizeof(err), "metric_divides: the value found is %g, not > 0",
+				 acc.metric[k]);
 		} else {
+			if (pp.metric_divides > 0) {
+				json_object_set_new(rj, "metric_found", json_real(acc.metric[k]));
+				acc.metric[k] = pp.metric_divides / acc.metric[k];
+			}
 			json_object_set_new(rj, "metric", json_real(acc.metric[k]));
 			/* what compare reads per repetition */
 			json_object_set_new(rj, "ops_per_sec", json_real(acc.metric[k]));
