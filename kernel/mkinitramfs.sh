@@ -13,7 +13,7 @@ SLICE_TEST=""
 BUSYBOX=""
 PRELOAD="$REPO/build/libslicepreload.so"
 # The applications the program workloads run as they are (configs/applications.json).
-PROGRAMS="sysbench memcached memcaslap"
+PROGRAMS="sysbench xz memcached memcaslap"
 
 usage() {
 	cat <<EOF

@@ -70,6 +70,13 @@ want "metric_divides: 1000 / 0.25 s = 4000 per second, the value found kept" \
 want "metric_divides: a zero found is a failure that says so" \
 	"$(q div '.results[1].reason')" = "metric_divides: the value found is 0, not > 0"
 
+run from '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["sh", "-c", "echo rate 7 >&2; echo rate 1"], "metric": "rate ([0-9]+)", "metric_from": "stderr"},
+          {"workload": "program", "command": ["sleep", "0.5"], "metric_from": "wall", "metric_divides": 10}]}'
+want "metric_from stderr reads the command's stderr (7, not stdout's 1)" "$(q from '.results[0].summary.ops_per_sec.median')" = 7
+want "metric_from wall: 10 / the wall time of sleep 0.5 is near 20 ($(q from '.results[1].summary.ops_per_sec.median'))" \
+	"$(q from '.results[1].summary.ops_per_sec.median | . > 15 and . <= 20')" = true
+
 run pin '{"defaults": {"repetitions": 1, "events": [], "threads": 1},
  "runs": [{"workload": "program", "pin": "cpus:1", "command": ["grep", "Cpus_allowed_list", "/proc/self/status"],
   "metric": "Cpus_allowed_list:[[:space:]]+([0-9-]+)$"}]}'
@@ -126,6 +133,8 @@ bad into 'runs[0].preload_into: "client" is not one of command, server' \
 	'{"runs": [{"workload": "program+none", "command": ["true"], "preload_into": "client"}]}'
 bad empty-arg 'runs[0].command: [1]: an empty argument' \
 	'{"runs": [{"workload": "program", "command": ["echo", ""]}]}'
+bad bad-from 'runs[0].metric_from: "both" is not one of stdout, stderr, wall' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "(x)", "metric_from": "both"}]}'
 bad policy 'workload "program+cs" measures itself: it takes no lock, policy or dry' \
 	'{"runs": [{"workload": "program+cs", "policy": "pre", "command": ["true"]}]}'
 

@@ -38,7 +38,7 @@
 
 struct prog_params {
 	const json_t *command, *server;
-	const char *preload_into, *metric, *metric_json, *metric_name;
+	const char *preload_into, *metric, *metric_json, *metric_name, *metric_from;
 	double metric_divides;
 };
 
@@ -56,6 +56,16 @@ static int check_into(const json_t *v, char *msg, size_t len)
 	if (!strcmp(s, "command") || !strcmp(s, "server"))
 		return 0;
 	snprintf(msg, len, "\"%s\" is not one of command, server", s);
+	return -1;
+}
+
+static int check_from(const json_t *v, char *msg, size_t len)
+{
+	const char *s = json_string_value(v);
+
+	if (!strcmp(s, "stdout") || !strcmp(s, "stderr") || !strcmp(s, "wall"))
+		return 0;
+	snprintf(msg, len, "\"%s\" is not one of stdout, stderr, wall", s);
 	return -1;
 }
 
@@ -88,6 +98,10 @@ static const struct key_desc prog_keys[] = {
 	{ "metric_json", KT_STR, "\"\"", 0, 0, "",
 	  "program workloads: dotted path to the metric in the command's JSON output (instead "
 	  "of metric)", NULL, KEY_FIELD(struct prog_params, metric_json) },
+	{ "metric_from", KT_STR, "\"stdout\"", 0, 0, "",
+	  "program workloads: stdout | stderr (where metric or metric_json looks) | wall (the "
+	  "command's wall time in s, for metric_divides)", NULL,
+	  KEY_FIELD(struct prog_params, metric_from), check_from },
 	{ "metric_divides", KT_NUM, "0", 0, 1e18, "",
 	  "program workloads: > 0 makes the metric this number divided by the value found (a "
 	  "total time into a rate: higher is better)", NULL,
@@ -224,7 +238,11 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 	json_object_set_new(res, "repetitions", reps);
 	if (!json_array_size(pp.command))
 		return status(res, "failed", "command: empty (the program's argv, as a list)");
-	if (pm_check(pp.metric, pp.metric_json, err, sizeof(err)))
+	int wall = !strcmp(pp.metric_from, "wall");
+
+	if (wall && (*pp.metric || *pp.metric_json))
+		return status(res, "failed", "metric_from \"wall\" takes no metric or metric_json");
+	if (!wall && pm_check(pp.metric, pp.metric_json, err, sizeof(err)))
 		return status(res, "failed", err);
 	int into_server = !strcmp(pp.preload_into, "server");
 
@@ -266,11 +284,16 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 		if (!rc && r.unsupported) {
 			st = "unsupported";
 			snprintf(err, sizeof(err), "%s", r.reason);
-		} else if (!rc && pm_extract(r.out, pp.metric, pp.metric_json, &acc.metric[k], err,
-					     sizeof(err))) {
-			st = "failed";
 		} else if (rc) {
 			st = "failed";
+		} else if (wall) {
+			acc.metric[k] = r.wall_s;
+		} else if (pm_extract(!strcmp(pp.metric_from, "stderr") ? r.err : r.out, pp.metric,
+				      pp.metric_json, &acc.metric[k], err, sizeof(err))) {
+			st = "failed";
+		}
+		if (strcmp(st, "ok")) {
+			/* recorded below, the loop ends */
 		} else if (pp.metric_divides > 0 && !(acc.metric[k] > 0)) {
 			st = "failed";
 			snprintf(err, sizeof(err), "metric_divides: the value found is %g, not > 0",

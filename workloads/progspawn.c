@@ -324,6 +324,7 @@ int ps_rep(const struct ps_job *j, double warmup_s, struct ps_result *r, char *e
 	sst = srv ? stop(srv) : 0;
 
 	r->out = slurp(out);
+	r->err = slurp(cerr);
 library:
 	if (j->lib) {
 		json_error_t je;
@@ -360,6 +361,7 @@ library:
 void ps_result_free(struct ps_result *r)
 {
 	free(r->out);
+	free(r->err);
 	json_decref(r->stats);
 	memset(r, 0, sizeof(*r));
 }

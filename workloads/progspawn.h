@@ -27,6 +27,7 @@ struct ps_job {
 
 struct ps_result {
 	char *out; /* the command's stdout */
+	char *err; /* and its stderr */
 	double wall_s;
 	int exit_status; /* 128 + signal when killed */
 	json_t *stats;	 /* the library's stats file, NULL without the library */
