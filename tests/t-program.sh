@@ -51,6 +51,12 @@ want "compare --within pairs each arm with the program as it is, over the repeti
 	"$(jq -r '[.rows[] | select(.metric == "ops_per_sec") | "\(.b.workload):\(.a.workload):\(.a.n):\(.b.n)"] | join(" ")' "$TMP/cmp.json" 2>/dev/null)" \
 	= "program+none:program:2:2 program+cs+dry:program:2:2 program+pre+dry:program:2:2"
 
+run two '{"defaults": {"repetitions": 2, "events": [], "warmup_s": 0, "workload": ["program", "program+none"]},
+ "runs": [{"command": ["echo", "v 5"], "metric": "v ([0-9]+)"}, {"command": ["echo", "v 7"], "metric": "v ([0-9]+)"}]}'
+"$SB" compare --within "$TMP/two.json" --baseline program --format json >"$TMP/cmp2.json" 2>/dev/null
+want "compare --within pairs arms of the same command only (5 with 5, 7 with 7)" \
+	"$(jq -r '[.rows[] | select(.metric == "ops_per_sec") | "\(.a.value)/\(.b.value)"] | join(" ")' "$TMP/cmp2.json")" = "5/5 7/7"
+
 run json '{"defaults": {"repetitions": 1, "events": []},
  "runs": [{"workload": "program", "command": ["jq", "-n", "{a: {b: [1, 2.5]}}"], "metric_json": "a.b.1"}]}'
 want "metric_json: a dotted path with an index (2.5)" "$(q json '.results[0].summary.ops_per_sec.median')" = 2.5
