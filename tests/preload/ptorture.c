@@ -80,9 +80,12 @@ static void take(unsigned long i)
 	atomic_fetch_add(&outer, 1);
 }
 
+static pthread_barrier_t start; /* all threads overlap, even on a loaded machine */
+
 static void *locker(void *arg)
 {
 	(void)arg;
+	pthread_barrier_wait(&start);
 	for (unsigned long i = 0; i < iters; i++) {
 		expect(0);
 		take(i);
@@ -110,6 +113,7 @@ static int run_locks(unsigned threads)
 	pthread_t *t = calloc(threads, sizeof(*t));
 
 	pthread_spin_init(&s, PTHREAD_PROCESS_PRIVATE);
+	pthread_barrier_init(&start, NULL, threads);
 	for (unsigned i = 0; i < threads; i++)
 		pthread_create(&t[i], NULL, locker, NULL);
 	for (unsigned i = 0; i < threads; i++)
