@@ -32,7 +32,7 @@ TEST_SRC    := $(wildcard tests/unit/*.c)
 TEST_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all check check-quick deps clean kernel tsan-torture
-all: $(BUILD)/slicebench
+all: $(BUILD)/slicebench $(BUILD)/libslicepreload.so
 
 deps:
 	@scripts/install-deps.sh build
@@ -58,6 +58,23 @@ $(BUILD)/harness/main.o $(BUILD)/harness/sysinfo.o: $(REV_STAMP)
 
 $(BUILD)/slicebench: $(BUILD)/harness/main.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The preload library (preload/): position-independent copies of the rseq
+# registration and the reasons, loaded into programs the suite never built.
+PRELOAD_SRC := $(wildcard preload/*.c) harness/slice.c harness/slicewhy.c
+$(BUILD)/pic/%.o: %.c | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(SB_CFLAGS) -fPIC -fvisibility=hidden $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libslicepreload.so: $(patsubst %.c,$(BUILD)/pic/%.o,$(PRELOAD_SRC))
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs jansson) -ldl -pthread
+
+# A program for the library's tests, linked against libc alone as any
+# program the library meets is (never run by tests/run.sh on its own).
+PRELOAD_TEST_BIN := $(BUILD)/preload-tests/ptorture
+$(BUILD)/preload-tests/%: tests/preload/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ $< -ldl -pthread
 
 # The test build: the suite plus the fault workloads (workloads/fault.c),
 # which never enter build/slicebench.
@@ -85,7 +102,7 @@ tsan-torture:
 # The packages are installed first, as a step of its own, then the build.
 check:
 	@scripts/install-deps.sh all
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(BUILD)/slicebench-faults
+	@$(MAKE) --no-print-directory all $(TEST_BIN) $(PRELOAD_TEST_BIN) $(BUILD)/slicebench-faults
 	@$(MAKE) --no-print-directory tsan-torture >/dev/null
 	@BUILD=$(BUILD) tests/run.sh
 

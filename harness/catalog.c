@@ -28,7 +28,8 @@ void catalog_print(FILE *f)
 				wl_policy_names[o->policy], o->dry ? "+dry" : "", o->desc);
 		else
 			fprintf(f, "  %-18s %s\n", o->name, o->desc);
-		if (!o->lock && o->keys)
+		/* the program arms share one key table: shown once */
+		if (!o->lock && o->keys && (!i || wl_named(i - 1)->keys != o->keys))
 			key_print_table(f, o->keys);
 	}
 }
@@ -51,9 +52,12 @@ void catalog_keys_markdown(FILE *f)
 	for (size_t i = 0; (o = wl_named(i)); i++) {
 		char scope[128];
 
-		if (o->lock || !o->keys)
+		const struct workload_ops *next = wl_named(i + 1);
+
+		if (o->lock || !o->keys || (i && wl_named(i - 1)->keys == o->keys))
 			continue;
-		snprintf(scope, sizeof(scope), "`%s`", o->name);
+		snprintf(scope, sizeof(scope), "`%s`%s", o->name,
+			 next && next->keys == o->keys ? " (and its arms)" : "");
 		key_print_markdown(f, o->keys, scope);
 	}
 }

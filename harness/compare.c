@@ -29,6 +29,7 @@
 #include "outfile.h"
 #include "resload.h"
 #include "textfmt.h"
+#include "workload.h"
 
 const struct cmp_metric cmp_metrics[] = {
 	{ "ops_per_sec", "ops_per_sec", NULL, "ops_per_sec.mean", "ops/s", 0, 0,
@@ -341,15 +342,25 @@ void cmp_outliers(const double *x, size_t n, int *flags)
 
 /* ---- pairing ---- */
 
+/* A key of a workload that runs a program (workloads/program.c): its arms
+ * share the key table, and the command is what the point is. */
+static int arm_key(const json_t *r, const char *k)
+{
+	const struct workload_ops *o = wl_find(res_str(r, "workload", ""));
+
+	return o && o->run && key_find(o->keys, k);
+}
+
 /* workload + params without the ignored keys (and, for --within, without
- * the keys that are not run keys: the workloads' own knobs). */
+ * the keys that are not run keys: the workloads' own knobs, except the
+ * program arms' shared ones). */
 static char *point_key(const json_t *r, int with_workload, int run_keys_only)
 {
 	json_t *p = json_object_get(r, "params"), *c = json_object(), *v;
 	const char *k;
 
 	json_object_foreach(p, k, v) {
-		if (ignored(k) || (run_keys_only && !key_find(run_keys, k)))
+		if (ignored(k) || (run_keys_only && !key_find(run_keys, k) && !arm_key(r, k)))
 			continue;
 		json_object_set(c, k, v);
 	}

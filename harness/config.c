@@ -96,6 +96,8 @@ static int check_value(struct cfg_ctx *c, const struct key_desc *k, const json_t
 	}
 	if (!strcmp(k->name, "pin") && topo_check_pin(json_string_value(v), msg, sizeof(msg)))
 		return cfg_fail(c, path, "%s", msg);
+	if (k->check && k->check(v, msg, sizeof(msg)))
+		return cfg_fail(c, path, "%s", msg);
 	if (k->type == KT_OBJ && json_is_object(v)) {
 		const char *name;
 		json_t *m;

@@ -31,6 +31,9 @@ struct key_desc {
 	 * base + off by key_bind(); size 0 leaves it to its reader. */
 	size_t off;
 	unsigned size;
+	/* The owner's check of one value (a KT_STR's grammar), NULL none:
+	 * 0, or -1 with the message; the config loader names the key. */
+	int (*check)(const json_t *v, char *msg, size_t len);
 };
 
 /* A key bound to field f of struct type s. */

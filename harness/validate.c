@@ -185,6 +185,37 @@ static void need_drift(struct vctx *c, size_t i, const json_t *r)
 		     "must list exactly the repetitions whose calibration drifted");
 }
 
+/* A program workload (workloads/program.c): the program's own metric per
+ * repetition, and the preload library's counts where it was loaded. */
+static void check_program(struct vctx *c, size_t i, const json_t *r)
+{
+	size_t k;
+	const json_t *rep;
+	char p[160];
+
+	json_array_foreach(json_object_get(r, "repetitions"), k, rep) {
+		snprintf(p, sizeof(p), "repetitions[%zu].metric", k);
+		if (!json_is_number(json_object_get(rep, "metric")))
+			verr(c, i, p, "must be a number");
+	}
+	const json_t *pl = res_get(r, "summary.preload");
+
+	if (!pl)
+		return;
+	static const char *const counts[] = { "locks", "requests", "grants", "yields" };
+
+	for (size_t j = 0; j < 4; j++) {
+		json_t *v = json_object_get(pl, counts[j]);
+
+		snprintf(p, sizeof(p), "summary.preload.%s", counts[j]);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			verr(c, i, p, "must be an integer >= 0");
+	}
+	if (res_num(r, "summary.preload.grants") > res_num(r, "summary.preload.requests"))
+		verr(c, i, "summary.preload.grants", "cannot exceed the requests");
+	need_stats(c, i, r, "summary.preload.grants_per_s");
+}
+
 static void check_result(struct vctx *c, size_t i, const json_t *r)
 {
 	static const char *const statuses[] = { "ok", "unsupported", "failed", "interrupted" };
@@ -248,6 +279,10 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	}
 	need_stats(c, i, r, "summary.ops_per_sec");
 	need_drift(c, i, r);
+	if (res_get(r, "summary.metric_name")) {
+		check_program(c, i, r);
+		return;
+	}
 	need_pct(c, i, r, "summary.hold_ns");
 	need_pct(c, i, r, "summary.acquire_ns");
 	if (res_get(r, "summary.victim"))

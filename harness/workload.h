@@ -102,13 +102,20 @@ struct workload_ops {
 	/* A workload that is not a lock loop measures one repetition itself
 	 * and returns its JSON, or NULL + err. */
 	json_t *(*measure)(const json_t *params, unsigned nthreads, char *err, size_t len);
-	const struct key_desc *keys; /* measure's own keys */
+	const struct key_desc *keys; /* measure's (or run's) own keys */
+	/* A workload that runs an external program does the whole run itself
+	 * (workloads/program.c) and returns the result; preload is the preload
+	 * library's placement for it, NULL to run the program as it is. */
+	json_t *(*run)(const struct workload_ops *ops, const json_t *params);
+	const char *preload;
 };
 
 extern const struct wl_lock *const wl_locks[];
 /* The i-th named workload (the aliases for lock x policy x dry, then
  * primitives), NULL past the last. */
 const struct workload_ops *wl_named(size_t i);
+/* The i-th program workload's arm (workloads/program.c), NULL past the last. */
+const struct workload_ops *wl_program_named(size_t i);
 int wl_has_trylock(const struct wl_lock *l);
 const struct wl_lock *wl_lock_find(const char *name);
 /* An alias, or "LOCK+POLICY" / "LOCK+POLICY+dry". */

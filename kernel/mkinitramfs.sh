@@ -11,6 +11,9 @@ HARNESS="$REPO/build/slicebench"
 CONFIGS="$REPO/configs"
 SLICE_TEST=""
 BUSYBOX=""
+PRELOAD="$REPO/build/libslicepreload.so"
+# The applications the program workloads run as they are (configs/applications.json).
+PROGRAMS="sysbench xz memcached memcaslap"
 
 usage() {
 	cat <<EOF
@@ -23,6 +26,11 @@ usage: kernel/mkinitramfs.sh --out FILE [options]
   --slice-test PATH   static slice_test (default: the one kernel/build.sh
                       built next to the cached kernel, if any)
   --busybox PATH      static busybox (default: busybox-static's)
+  --preload PATH      the preload library, put next to the harness
+                      (default: build/libslicepreload.so, if built)
+  --programs LIST     space-separated programs copied from this machine's
+                      PATH with their libraries, where installed
+                      (default: "$PROGRAMS")
   -h, --help          this text
 
 Exit: 0 ok, 1 failure, 2 usage.
@@ -39,6 +47,8 @@ while [ $# -gt 0 ]; do
 	--configs) CONFIGS=${2:?}; shift 2 ;;
 	--slice-test) SLICE_TEST=${2:?}; shift 2 ;;
 	--busybox) BUSYBOX=${2:?}; shift 2 ;;
+	--preload) PRELOAD=${2:?}; shift 2 ;;
+	--programs) PROGRAMS=${2?}; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	*) log "unknown option: $1"; usage >&2; exit 2 ;;
 	esac
@@ -104,6 +114,31 @@ if [ -x "$HARNESS" ]; then
 else
 	log "warning: no harness at $HARNESS; the guest can run the selftest only"
 fi
+
+# An ELF file and every library it loads, at the paths ldd names them by
+# (a RUNPATH's /usr/bin/../lib made plain), so the guest's loader finds them.
+copy_elf() {
+	local f=$1 dest=$2 lib
+	mkdir -p "$ROOT$(dirname "$dest")"
+	cp -L "$f" "$ROOT$dest"
+	ldd "$f" >/dev/null 2>&1 || return 0
+	while read -r lib; do
+		copy_with_path "$(realpath -s "$lib")"
+	done < <(ldd "$f" | awk '/=> \// { print $3 } /^[[:space:]]*\// { print $1 }' | sort -u)
+}
+if [ -f "$PRELOAD" ]; then
+	copy_elf "$PRELOAD" /bin/libslicepreload.so
+else
+	log "warning: no preload library at $PRELOAD; the program workloads' library arms will fail"
+fi
+for prog in $PROGRAMS; do
+	if path=$(command -v "$prog"); then
+		copy_elf "$path" "/usr/bin/$prog"
+	else
+		log "warning: $prog is not installed here (scripts/install-deps.sh vm); left out"
+	fi
+done
+[ -n "$PROGRAMS" ] && log "programs: $PROGRAMS"
 
 shopt -s nullglob
 cfgs=("$CONFIGS"/*.json)

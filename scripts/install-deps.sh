@@ -17,6 +17,8 @@ run=(gnuplot-nox jq)
 check=(jq rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium)
 vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file jq
 	gcc make libc6-dev)
+# The applications configs/applications.json runs in the guest, as Debian ships them.
+vm+=(sysbench memcached libmemcached-tools)
 # A kernel for this machine as Debian packages (make bindeb-pkg): the
 # binary Build-Depends of the kernel's scripts/package/mkdebian beyond vm's.
 bare=(dpkg-dev kmod libdw-dev)

@@ -97,7 +97,8 @@ static const struct workload_ops alias_table[] = {
 
 const struct workload_ops *wl_named(size_t i)
 {
-	return i < NALIAS ? &alias_table[i] : i == NALIAS ? &wl_primitives : NULL;
+	return i < NALIAS ? &alias_table[i] : i == NALIAS ? &wl_primitives
+							: wl_program_named(i - NALIAS - 1);
 }
 
 const struct wl_lock *wl_lock_find(const char *name)

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# t-preload.sh - the preload library under a program linked normally:
+# mutual exclusion through the interposed calls (exact counts, and a
+# control without the lock that shows the count can fail), nesting and
+# condition variables (the counts it writes, the request clear outside
+# locks and across waits), a program that never locks left unchanged, and
+# the real mode refusing with the kernel's reason where the extension is
+# missing (on a kernel with it, the real mode must count exactly instead).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+BUILD=${BUILD:-build}
+LIB=$BUILD/libslicepreload.so
+PT=$BUILD/preload-tests/ptorture
+
+for f in "$LIB" "$PT"; do
+	if [ ! -e "$f" ]; then
+		notok "preload: $f not built (make all $PT)"
+		exit 0
+	fi
+done
+LIB=$(cd "$(dirname "$LIB")" && pwd)/$(basename "$LIB")
+
+# under MODE-ARGS... -- PROGRAM...: run with the library; output in
+# $TMP/out, stderr in $TMP/err, stats in $TMP/stats.json, status in $rc.
+under() {
+	local env=()
+	while [ "$1" != -- ]; do env+=("$1"); shift; done
+	shift
+	rm -f "$TMP/stats.json"
+	env "${env[@]}" SLICEBENCH_PRELOAD_STATS="$TMP/stats.json" LD_PRELOAD="$LIB" \
+		"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+}
+val() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/out"; }
+st() { jq -r "$1" "$TMP/stats.json" 2>/dev/null; }
+want() { # want DESCRIPTION CONDITION-AS-TEST-ARGS...
+	local d=$1
+	shift
+	if [ "$@" ]; then ok "preload: $d"; else notok "preload: $d (stats: $(jq -c . "$TMP/stats.json" 2>/dev/null); out: $(tr '\n' ' ' <"$TMP/out"); err: $(cat "$TMP/err"))"; fi
+}
+
+threads=4 iters=40000
+"$PT" locks "$threads" "$iters" >"$TMP/out"
+want "torture without the library counts exactly ($(val count))" "$?" = 0 -a "$(val count)" = $((threads * iters))
+# ten times the operations: on a loaded machine a short unlocked run may
+# happen not to interleave
+"$PT" nolock "$threads" $((iters * 10)) >"$TMP/out"
+want "control: the same loop without the lock loses updates ($(val count) of $((threads * iters * 10)))" \
+	"$(val count)" -lt $((threads * iters * 10))
+
+for p in cs pre; do
+	under SLICEBENCH_PRELOAD_DRY=1 SLICEBENCH_PRELOAD_PLACEMENT=$p -- "$PT" locks "$threads" "$iters"
+	want "dry $p: mutual exclusion kept ($(val count), nested $(val nested))" \
+		"$rc" = 0 -a "$(val count)" = $((threads * iters)) -a "$(val nested)" = "$(val expected_nested)"
+	want "dry $p: the library was seen and the request was set in every section, clear outside" \
+		"$(val hook)" = yes -a "$(val bad_request_inside)" = 0 -a "$(val bad_request_outside)" = 0
+	want "dry $p: locks counted = outer + nested ($(st .locks))" \
+		"$(st .locks)" = $(($(val outer_acquisitions) + $(val nested)))
+	want "dry $p: depth 2 seen, no unbalanced unlock, $threads threads" \
+		"$(st .max_depth)" = 2 -a "$(st .unbalanced_unlocks)" = 0 -a "$(st .threads)" = "$threads"
+	want "dry $p: no grant and no yield from a private area" "$(st .grants)" = 0 -a "$(st .yields)" = 0
+done
+# cs requests once per outermost section: nesting adds none.  pre also
+# requests before each failed trylock attempt, so it requests at least as often.
+under SLICEBENCH_PRELOAD_DRY=1 -- "$PT" locks "$threads" "$iters"
+want "dry cs: one request per outermost section ($(st .requests) = $(val outer_acquisitions))" \
+	"$(st .requests)" = "$(val outer_acquisitions)"
+under SLICEBENCH_PRELOAD_DRY=1 SLICEBENCH_PRELOAD_PLACEMENT=pre -- "$PT" locks "$threads" "$iters"
+want "dry pre: at least one request per outermost section ($(st .requests) >= $(val outer_acquisitions))" \
+	"$(st .requests)" -ge "$(val outer_acquisitions)"
+under SLICEBENCH_PRELOAD_PLACEMENT=none -- "$PT" locks "$threads" "$iters"
+want "none: counts locks ($(st .locks)), never requests" \
+	"$rc" = 0 -a "$(st .requests)" = 0 -a "$(st .locks)" = $((threads * iters + threads * (iters / 4)))
+
+items=5000
+under SLICEBENCH_PRELOAD_DRY=1 -- "$PT" cond "$items"
+want "cond: every item consumed once (sum $(val sum))" "$rc" = 0 -a "$(val sum)" = "$(val expected)"
+want "cond: request clear while the consumer sleeps, set again after each wait" \
+	"$(val bad_request_sleeping)" = 0 -a "$(val bad_request_inside)" = 0 -a "$(val hook)" = yes
+want "cond: requests = sections + waits ($(st .requests) = $(val outer_acquisitions) + $(st .cond_waits))" \
+	"$(st .requests)" = $(($(val outer_acquisitions) + $(st .cond_waits))) -a "$(st .cond_waits)" -ge "$(val consumer_waits)"
+
+seq 1 100000 >"$TMP/plain"
+under SLICEBENCH_PRELOAD_DRY=1 -- seq 1 100000
+want "a program that never locks: same output, no lock, no request" \
+	"$rc" = 0 -a "$(cmp -s "$TMP/plain" "$TMP/out" && echo same)" = same -a "$(st .locks)" = 0 -a "$(st .requests)" = 0
+seq 1 200000 | awk '{ print ($1 * 7919) % 200003 }' >"$TMP/in"
+sort -n --parallel=2 -S 1M "$TMP/in" >"$TMP/sorted"
+under SLICEBENCH_PRELOAD_DRY=1 -- sort -n --parallel=2 -S 1M "$TMP/in"
+want "sort --parallel=2 (locks $(st .locks)): the same output, every section requested" \
+	"$rc" = 0 -a "$(cmp -s "$TMP/sorted" "$TMP/out" && echo same)" = same -a "$(st .locks)" -gt 0 \
+	-a "$(st .requests)" -gt 0 -a "$(st .unbalanced_unlocks)" = 0
+
+under SLICEBENCH_PRELOAD_PLACEMENT=around -- "$PT" locks 1 1
+want "a bad placement: exit 2 naming the variable and value, main() never ran" \
+	"$rc" = 2 -a -n "$(grep -F 'SLICEBENCH_PRELOAD_PLACEMENT: "around" is not one of none, cs, pre' "$TMP/err")" -a ! -s "$TMP/out"
+under SLICEBENCH_PRELOAD_DRY=yes -- "$PT" locks 1 1
+want "a bad dry value: exit 2 naming it" "$rc" = 2 -a -n "$(grep -F 'SLICEBENCH_PRELOAD_DRY: "yes" is not 0 or 1' "$TMP/err")"
+
+avail=$("$SB" info --json | jq -r .slice_extension.available)
+reason=$("$SB" info --json | jq -r .slice_extension.reason)
+under -- "$PT" locks "$threads" "$iters"
+if [ "$avail" = true ]; then
+	want "real cs: mutual exclusion kept, every thread registered" \
+		"$rc" = 0 -a "$(val count)" = $((threads * iters)) -a "$(st .threads_registered)" = "$threads"
+else
+	want "real cs refused where the kernel lacks the extension: exit 2, no output, the reason on stderr" \
+		"$rc" = 2 -a ! -s "$TMP/out" -a -n "$(grep -F "cannot work here: $reason" "$TMP/err")"
+	want "refusal: the stats file says unsupported with the same reason" \
+		"$(st .status)" = unsupported -a "$(st .reason | grep -cF "$reason")" = 1
+fi

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# t-program.sh - the program workloads: a real command's own report as the
+# metric (regex and JSON path), {threads} and the pin set reaching the
+# program, every arm with and without the preload library and its counts,
+# a server beside its client, the refusal where the kernel lacks the
+# extension, failures that say why, bad keys refused before any run, and
+# compare pairing the arms.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+BUILD=${BUILD:-build}
+PT=$(cd "$BUILD" && pwd)/preload-tests/ptorture
+if [ ! -x "$PT" ] || [ ! -e "$BUILD/libslicepreload.so" ]; then
+	notok "program: $PT or the library not built (make all $BUILD/preload-tests/ptorture)"
+	exit 0
+fi
+
+run() { # run NAME JSON: results in $TMP/NAME.json, status in $rc
+	printf '%s' "$2" >"$TMP/$1.in.json"
+	"$SB" run --config "$TMP/$1.in.json" --out "$TMP/$1.json" --quiet 2>"$TMP/$1.err"
+	rc=$?
+}
+q() { jq -r "$2" "$TMP/$1.json" 2>/dev/null; }
+want() { # want DESCRIPTION TEST-ARGS...
+	local d=$1
+	shift
+	if [ "$@" ]; then ok "program: $d"; else notok "program: $d"; fi
+}
+
+iters=3000
+run locks '{"defaults": {"repetitions": 2, "threads": "2x", "events": [], "warmup_s": 0},
+ "runs": [{"workload": ["program", "program+none", "program+cs+dry", "program+pre+dry"],
+  "command": ["'"$PT"'", "locks", "{threads}", "'$iters'"], "metric": "^count ([0-9]+)$",
+  "metric_name": "increments"}]}'
+n=$(q locks '.results[0].nthreads')
+want "the four arms ran (exit $rc)" "$rc" = 0 -a "$(q locks '[.results[].status] | unique | join(",")')" = ok
+want "{threads} became the run's $n threads: each repetition's metric is $n x $iters" \
+	"$(q locks "[.results[].repetitions[].metric] | unique | join(\",\")")" = "$((n * iters))"
+want "the summary is the metric's, as ops_per_sec (median $(q locks '.results[0].summary.ops_per_sec.median'))" \
+	"$(q locks '.results[0].summary.ops_per_sec.median')" = "$((n * iters))"
+want "without the library: no counts" "$(q locks '.results[0].summary.preload')" = null
+want "program+none: every lock counted ($(q locks '.results[1].summary.preload.locks')), no request" \
+	"$(q locks '.results[1].summary.preload.locks')" = $((2 * (n * iters + n * (iters / 4)))) \
+	-a "$(q locks '.results[1].summary.preload.requests')" = 0
+want "program+cs+dry: one request per outermost section, no grant" \
+	"$(q locks '.results[2].summary.preload.requests')" = $((2 * n * iters)) \
+	-a "$(q locks '.results[2].summary.preload.grants')" = 0
+want "each repetition keeps the library's file (schema, placement, dry)" \
+	"$(q locks '.results[3].repetitions[0].preload | "\(.schema) \(.placement) \(.dry)"')" = "slicepreload/1 pre true"
+"$SB" compare --within "$TMP/locks.json" --baseline program --format json >"$TMP/cmp.json" 2>"$TMP/cmp.err"
+want "compare --within pairs each arm with the program as it is, over the repetitions" \
+	"$(jq -r '[.rows[] | select(.metric == "ops_per_sec") | "\(.b.workload):\(.a.workload):\(.a.n):\(.b.n)"] | join(" ")' "$TMP/cmp.json" 2>/dev/null)" \
+	= "program+none:program:2:2 program+cs+dry:program:2:2 program+pre+dry:program:2:2"
+
+run two '{"defaults": {"repetitions": 2, "events": [], "warmup_s": 0, "workload": ["program", "program+none"]},
+ "runs": [{"command": ["echo", "v 5"], "metric": "v ([0-9]+)"}, {"command": ["echo", "v 7"], "metric": "v ([0-9]+)"}]}'
+"$SB" compare --within "$TMP/two.json" --baseline program --format json >"$TMP/cmp2.json" 2>/dev/null
+want "compare --within pairs arms of the same command only (5 with 5, 7 with 7)" \
+	"$(jq -r '[.rows[] | select(.metric == "ops_per_sec") | "\(.a.value)/\(.b.value)"] | join(" ")' "$TMP/cmp2.json")" = "5/5 7/7"
+
+run json '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["jq", "-n", "{a: {b: [1, 2.5]}}"], "metric_json": "a.b.1"}]}'
+want "metric_json: a dotted path with an index (2.5)" "$(q json '.results[0].summary.ops_per_sec.median')" = 2.5
+
+run last '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["printf", "rate 1.5\\ninterim\\nrate 2e3\\n"], "metric": "^rate ([0-9.e+]+)$"},
+          {"workload": "program", "command": ["echo", "rate x"], "metric": "rate (x)"}]}'
+want "metric: the last match wins (2e3 after 1.5)" "$(q last '.results[0].summary.ops_per_sec.median')" = 2000
+want "metric: a group that is not a number says what it matched" \
+	"$(q last '.results[1].reason')" = 'metric: the group matched "x", not a number'
+
+run div '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["echo", "total time: 0.25s"], "metric": "total time: +([0-9.]+)s", "metric_divides": 1000},
+          {"workload": "program", "command": ["echo", "total time: 0s"], "metric": "total time: +([0-9.]+)s", "metric_divides": 1000}]}'
+want "metric_divides: 1000 / 0.25 s = 4000 per second, the value found kept" \
+	"$(q div '.results[0].summary.ops_per_sec.median') $(q div '.results[0].repetitions[0].metric_found')" = "4000 0.25"
+want "metric_divides: a zero found is a failure that says so" \
+	"$(q div '.results[1].reason')" = "metric_divides: the value found is 0, not > 0"
+
+run from '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["sh", "-c", "echo rate 7 >&2; echo rate 1"], "metric": "rate ([0-9]+)", "metric_from": "stderr"},
+          {"workload": "program", "command": ["sleep", "0.5"], "metric_from": "wall", "metric_divides": 10}]}'
+want "metric_from stderr reads the command's stderr (7, not stdout's 1)" "$(q from '.results[0].summary.ops_per_sec.median')" = 7
+want "metric_from wall: 10 / the wall time of sleep 0.5 is near 20 ($(q from '.results[1].summary.ops_per_sec.median'))" \
+	"$(q from '.results[1].summary.ops_per_sec.median | . > 15 and . <= 20')" = true
+
+run pin '{"defaults": {"repetitions": 1, "events": [], "threads": 1},
+ "runs": [{"workload": "program", "pin": "cpus:1", "command": ["grep", "Cpus_allowed_list", "/proc/self/status"],
+  "metric": "Cpus_allowed_list:[[:space:]]+([0-9-]+)$"}]}'
+want "pin cpus:1 is the program's affinity ($(q pin '.results[0].status') $(q pin '.results[0].summary.ops_per_sec.median'))" \
+	"$(q pin '.results[0].summary.ops_per_sec.median')" = 1
+
+run server '{"defaults": {"repetitions": 1, "events": [], "threads": 2, "warmup_s": 0.3, "noise": 1},
+ "runs": [{"workload": "program+cs+dry", "server": ["'"$PT"'", "serve", "{threads}"], "preload_into": "server",
+  "command": ["'"$PT"'", "locks", "1", "100"], "metric": "^count ([0-9]+)$"}]}'
+want "a server beside its client, with noise: the client's metric, the server's counts" \
+	"$(q server '.results[0].summary.ops_per_sec.median')" = 100 \
+	-a "$(q server '.results[0].summary.preload.locks')" -gt 0 \
+	-a "$(q server '.results[0].summary.preload.requests')" = "$(q server '.results[0].summary.preload.locks')"
+want "the server was stopped and is gone" -z "$(pgrep -f "$PT serve" || true)"
+
+run fail '{"defaults": {"repetitions": 1, "events": []},
+ "runs": [{"workload": "program", "command": ["sh", "-c", "echo oops >&2; exit 3"], "metric": "(x)"},
+          {"workload": "program", "command": ["echo", "no number here"], "metric": "rate ([0-9]+)"},
+          {"workload": "program", "command": ["echo", "x"]},
+          {"workload": "program+none", "command": ["/nonexistent/prog"], "metric": "(x)"}]}'
+want "a failing command: its status and last stderr line" \
+	"$(q fail '.results[0].status + ": " + .results[0].reason')" = "failed: sh exited with status 3: oops"
+want "a metric not found: says so" \
+	"$(q fail '.results[1].reason')" = "metric: /rate ([0-9]+)/ matched nothing in the program's output"
+want "no metric at all: says which keys" \
+	"$(q fail '.results[2].reason')" = "needs exactly one of metric (a regex) and metric_json (a path)"
+want "a command that cannot be executed: its exec error" \
+	-n "$(q fail '.results[3].reason' | grep -F '/nonexistent/prog exited with status 127: exec /nonexistent/prog: No such file')"
+
+avail=$("$SB" info --json | jq -r .slice_extension.available)
+reason=$("$SB" info --json | jq -r .slice_extension.reason)
+run real '{"defaults": {"repetitions": 1, "events": [], "threads": 2},
+ "runs": [{"workload": "program+cs", "command": ["'"$PT"'", "locks", "{threads}", "1000"], "metric": "^count ([0-9]+)$"}]}'
+if [ "$avail" = true ]; then
+	want "program+cs runs where the kernel has the extension" "$(q real '.results[0].status')" = ok
+else
+	want "program+cs is unsupported here, with the kernel's reason" \
+		"$(q real '.results[0].status')" = unsupported -a -n "$(q real '.results[0].reason' | grep -F "$reason")"
+fi
+
+bad() { # bad NAME MESSAGE JSON
+	run "$1" "$3"
+	if [ "$rc" = 2 ] && grep -qF -- "$2" "$TMP/$1.err" && [ ! -e "$TMP/$1.json" ]; then
+		ok "program: $1 refused before any run: $(cat "$TMP/$1.err")"
+	else
+		notok "program: $1: rc=$rc, $(cat "$TMP/$1.err") (wanted: $2)"
+	fi
+}
+bad bad-regex 'runs[0].metric: "a(b" is not an extended regex' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "a(b"}]}'
+bad no-group 'runs[0].metric: "rate [0-9]+" has no group' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "rate [0-9]+"}]}'
+bad into 'runs[0].preload_into: "client" is not one of command, server' \
+	'{"runs": [{"workload": "program+none", "command": ["true"], "preload_into": "client"}]}'
+bad empty-arg 'runs[0].command: [1]: an empty argument' \
+	'{"runs": [{"workload": "program", "command": ["echo", ""]}]}'
+bad bad-from 'runs[0].metric_from: "both" is not one of stdout, stderr, wall' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "(x)", "metric_from": "both"}]}'
+bad policy 'workload "program+cs" measures itself: it takes no lock, policy or dry' \
+	'{"runs": [{"workload": "program+cs", "policy": "pre", "command": ["true"]}]}'
+
+check "validate accepts the program results" "$SB" validate "$TMP/locks.json"
+jq '.results[2].summary.preload.grants = 99999999' "$TMP/locks.json" >"$TMP/badg.json"
+"$SB" validate "$TMP/badg.json" 2>"$TMP/badg.err"
+want "validate refuses more grants than requests" -n "$(grep -F 'results[2].summary.preload.grants: cannot exceed the requests' "$TMP/badg.err")"
+jq 'del(.results[0].repetitions[1].metric)' "$TMP/locks.json" >"$TMP/badm.json"
+"$SB" validate "$TMP/badm.json" 2>"$TMP/badm.err"
+want "validate refuses a repetition without its metric" -n "$(grep -F 'results[0].repetitions[1].metric: must be a number' "$TMP/badm.err")"

@@ -1,0 +1,18 @@
+/* progmetric.h - the number a program's output reports: a regular
+ * expression's first group, or a dotted path into its JSON output. */
+#ifndef SB_PROGMETRIC_H
+#define SB_PROGMETRIC_H
+
+#include <stddef.h>
+
+/* Checks that exactly one of regex and json_path is set and that the
+ * regex compiles with one group; 0, or -1 with the message in err. */
+int pm_check(const char *regex, const char *json_path, char *err, size_t len);
+/* The metric in out (NUL-terminated): 0 and *v, or -1 with why in err.
+ * The regex takes its last match (a final summary line beats the
+ * interim reports programs print); the path is dot-separated keys and
+ * array indices ("totals.ops_per_sec", "runs.0.rate"). */
+int pm_extract(const char *out, const char *regex, const char *json_path, double *v, char *err,
+	       size_t len);
+
+#endif

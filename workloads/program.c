@@ -1,0 +1,326 @@
+/* program - an external program as the workload: the command's own report
+ * (a regex or a JSON path into its output) is the metric, one value per
+ * repetition, summarized as the lock workloads' ops_per_sec is, so compare
+ * pairs the arms as it pairs locks.  The arms are workloads of their own:
+ * the program as it is, and under the preload library (preload/) with no
+ * request, with the cs or pre placement, and with either's dry control.
+ * A server (memcached) may run beside the command (its client): the
+ * library then goes into whichever preload_into names.
+ *
+ * The programs run pinned to the PUs the run's pin and threads give (the
+ * affinity mask is inherited by every thread they start), beside the
+ * run's noise hogs on the same PUs; "{threads}", "{pus}" and
+ * "{duration_s}" in an argument are replaced by those values, so a sweep
+ * over threads oversubscribes the program as it does a lock. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdatomic.h>
+
+#include "../harness/counters.h"
+#include "../harness/stats.h"
+#include "../harness/timing.h"
+#include "../harness/topo.h"
+#include "../harness/workload.h"
+#include "progmetric.h"
+#include "progspawn.h"
+
+struct prog_params {
+	const json_t *command, *server;
+	const char *preload_into, *metric, *metric_json, *metric_name, *metric_from;
+	double metric_divides;
+};
+
+static int check_regex(const json_t *v, char *msg, size_t len)
+{
+	const char *re = json_string_value(v);
+
+	return *re ? pm_check(re, NULL, msg, len) : 0;
+}
+
+static int check_into(const json_t *v, char *msg, size_t len)
+{
+	const char *s = json_string_value(v);
+
+	if (!strcmp(s, "command") || !strcmp(s, "server"))
+		return 0;
+	snprintf(msg, len, "\"%s\" is not one of command, server", s);
+	return -1;
+}
+
+static int check_from(const json_t *v, char *msg, size_t len)
+{
+	const char *s = json_string_value(v);
+
+	if (!strcmp(s, "stdout") || !strcmp(s, "stderr") || !strcmp(s, "wall"))
+		return 0;
+	snprintf(msg, len, "\"%s\" is not one of stdout, stderr, wall", s);
+	return -1;
+}
+
+static int check_argv(const json_t *v, char *msg, size_t len)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(v, i, e)
+		if (!json_string_length(e)) {
+			snprintf(msg, len, "[%zu]: an empty argument", i);
+			return -1;
+		}
+	return 0;
+}
+
+static const struct key_desc prog_keys[] = {
+	{ "command", KT_LIST, "[]", 0, 256, "",
+	  "program workloads: the measured command's argv ({threads}, {pus}, {duration_s} "
+	  "replaced)", NULL, KEY_FIELD(struct prog_params, command), check_argv },
+	{ "server", KT_LIST, "[]", 0, 256, "",
+	  "program workloads: a server started before the command and stopped (SIGTERM) after it "
+	  "([] = none)", NULL, KEY_FIELD(struct prog_params, server), check_argv },
+	{ "preload_into", KT_STR, "\"command\"", 0, 0, "",
+	  "program workloads: command | server, the process the preload library goes into", NULL,
+	  KEY_FIELD(struct prog_params, preload_into), check_into },
+	{ "metric", KT_STR, "\"\"", 0, 0, "",
+	  "program workloads: extended regex whose first group is the metric (last match wins)",
+	  NULL, KEY_FIELD(struct prog_params, metric), check_regex },
+	{ "metric_json", KT_STR, "\"\"", 0, 0, "",
+	  "program workloads: dotted path to the metric in the command's JSON output (instead "
+	  "of metric)", NULL, KEY_FIELD(struct prog_params, metric_json) },
+	{ "metric_from", KT_STR, "\"stdout\"", 0, 0, "",
+	  "program workloads: stdout | stderr (where metric or metric_json looks) | wall (the "
+	  "command's wall time in s, for metric_divides)", NULL,
+	  KEY_FIELD(struct prog_params, metric_from), check_from },
+	{ "metric_divides", KT_NUM, "0", 0, 1e18, "",
+	  "program workloads: > 0 makes the metric this number divided by the value found (a "
+	  "total time into a rate: higher is better)", NULL,
+	  KEY_FIELD(struct prog_params, metric_divides) },
+	{ "metric_name", KT_STR, "\"metric\"", 0, 0, "",
+	  "program workloads: what the metric is (its unit), for the result", NULL,
+	  KEY_FIELD(struct prog_params, metric_name) },
+	{ 0 },
+};
+
+static json_t *prog_run(const struct workload_ops *ops, const json_t *params);
+
+/* placement NULL: the program as it is, without the library. */
+#define ARM(n, pl, d, what) \
+	{ .name = n, .desc = what, .keys = prog_keys, .run = prog_run, .dry = d, .preload = pl }
+static const struct workload_ops arms[] = {
+	ARM("program", NULL, 0, "an external program as it is (no preload library)"),
+	ARM("program+none", "none", 0,
+	    "the program under the preload library: interposed and counted, never requested"),
+	ARM("program+cs", "cs", 0,
+	    "the program under the preload library: request from its first lock to its last unlock"),
+	ARM("program+pre", "pre", 0,
+	    "the program under the preload library: request from before its first acquisition"),
+	ARM("program+cs+dry", "cs", 1,
+	    "program+cs's stores on an area the kernel never reads: its control (any kernel)"),
+	ARM("program+pre+dry", "pre", 1,
+	    "program+pre's stores on an area the kernel never reads: its control (any kernel)"),
+};
+
+const struct workload_ops *wl_program_named(size_t i)
+{
+	return i < sizeof(arms) / sizeof(arms[0]) ? &arms[i] : NULL;
+}
+
+/* Noise: the run's hogs, round-robin on the program's PUs. */
+struct hogs {
+	unsigned n;
+	pthread_t *tid;
+	int *cpu;
+	_Atomic int stop;
+};
+
+struct hog_arg {
+	struct hogs *h;
+	int cpu;
+};
+
+static void *hog(void *arg)
+{
+	struct hog_arg *a = arg;
+
+	if (a->cpu >= 0)
+		topo_bind_self(a->cpu);
+	while (!atomic_load_explicit(&a->h->stop, memory_order_relaxed))
+		tm_busy_iters(1000);
+	return NULL;
+}
+
+static void hogs_start(struct hogs *h, struct hog_arg *a, const int *cpus, unsigned ncpu)
+{
+	h->tid = calloc(h->n, sizeof(*h->tid));
+	for (unsigned i = 0; h->tid && i < h->n; i++) {
+		a[i].h = h;
+		a[i].cpu = ncpu ? cpus[i % ncpu] : -1;
+		if (pthread_create(&h->tid[i], NULL, hog, &a[i]))
+			h->n = i;
+	}
+}
+
+static void hogs_stop(struct hogs *h)
+{
+	atomic_store(&h->stop, 1);
+	for (unsigned i = 0; h->tid && i < h->n; i++)
+		pthread_join(h->tid[i], NULL);
+	free(h->tid);
+}
+
+static json_t *status(json_t *res, const char *st, const char *reason)
+{
+	json_object_set_new(res, "status", json_string(st));
+	json_object_set_new(res, "reason", reason ? json_string(reason) : json_null());
+	return res;
+}
+
+/* The library's counts summed over the repetitions, and per second of
+ * the instrumented process's life. */
+struct prog_acc {
+	double *metric, *grants_s;
+	json_int_t req, grants, yields, locks;
+};
+
+static void acc_stats(struct prog_acc *a, unsigned k, const json_t *st)
+{
+	json_int_t g = json_integer_value(json_object_get(st, "grants"));
+	double life = (double)json_integer_value(json_object_get(st, "elapsed_ns")) / 1e9;
+
+	a->req += json_integer_value(json_object_get(st, "requests"));
+	a->grants += g;
+	a->yields += json_integer_value(json_object_get(st, "yields"));
+	a->locks += json_integer_value(json_object_get(st, "locks"));
+	a->grants_s[k] = life > 0 ? (double)g / life : 0;
+}
+
+static json_t *summary(const struct prog_params *pp, const struct prog_acc *a, unsigned n,
+		       int preloaded)
+{
+	struct st_summary s;
+	json_t *sum = json_object();
+
+	st_summarize(a->metric, n, &s);
+	json_object_set_new(sum, "ops_per_sec", st_summary_json(&s));
+	json_object_set_new(sum, "metric_name", json_string(pp->metric_name));
+	if (preloaded) {
+		st_summarize(a->grants_s, n, &s);
+		json_object_set_new(sum, "preload",
+				    json_pack("{s:I,s:I,s:I,s:I,s:o}", "locks", a->locks,
+					      "requests", a->req, "grants", a->grants, "yields",
+					      a->yields, "grants_per_s", st_summary_json(&s)));
+	}
+	return sum;
+}
+
+static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
+{
+	json_t *res = json_object(), *reps = json_array();
+	struct prog_params pp = { 0 };
+	struct run_params p;
+	char err[512] = "";
+
+	key_bind(prog_keys, params, &pp);
+	run_params_parse(params, &p);
+	json_object_set_new(res, "workload", json_string(ops->name));
+	json_object_set_new(res, "params", json_deep_copy(params));
+	json_object_set_new(res, "repetitions", reps);
+	if (!json_array_size(pp.command))
+		return status(res, "failed", "command: empty (the program's argv, as a list)");
+	int wall = !strcmp(pp.metric_from, "wall");
+
+	if (wall && (*pp.metric || *pp.metric_json))
+		return status(res, "failed", "metric_from \"wall\" takes no metric or metric_json");
+	if (!wall && pm_check(pp.metric, pp.metric_json, err, sizeof(err)))
+		return status(res, "failed", err);
+	int into_server = !strcmp(pp.preload_into, "server");
+
+	if (into_server && !json_array_size(pp.server)) /* checked per value, not together */
+		return status(res, "failed", "preload_into: \"server\" but server is []");
+
+	struct ps_job job = { .placement = ops->preload, .dry = ops->dry };
+
+	if (ps_prepare(&job, &p, pp.command, pp.server, into_server, err, sizeof(err)))
+		return status(res, "failed", err);
+	json_object_set_new(res, "nthreads", json_integer(job.nthreads));
+	if (job.lib)
+		json_object_set_new(res, "preload_library", json_string(job.lib));
+	unsigned nrep = (unsigned)p.repetitions;
+	struct prog_acc acc = { calloc(nrep, sizeof(double)), calloc(nrep, sizeof(double)) };
+	struct hogs h = { .n = (unsigned)p.noise };
+	struct hog_arg *ha = calloc(h.n + 1, sizeof(*ha));
+	const char *st = "ok";
+
+	for (unsigned k = 0; k < nrep && !strcmp(st, "ok"); k++) {
+		struct ps_result r;
+
+		memset(&h.stop, 0, sizeof(h.stop));
+		struct rseq_stats rs0, rs1;
+
+		hogs_start(&h, ha, job.cpus, job.ncpus);
+		rseq_stats_read(&rs0);
+		int rc = ps_rep(&job, p.warmup_s, &r, err, sizeof(err));
+
+		rseq_stats_read(&rs1);
+		hogs_stop(&h);
+		json_t *rj = json_pack("{s:f,s:i}", "wall_s", r.wall_s, "exit_status", r.exit_status);
+
+		/* the kernel's own counts over the repetition, every process's */
+		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
+
+		if (r.stats)
+			json_object_set(rj, "preload", r.stats);
+		if (!rc && r.unsupported) {
+			st = "unsupported";
+			snprintf(err, sizeof(err), "%s", r.reason);
+		} else if (rc) {
+			st = "failed";
+		} else if (wall) {
+			acc.metric[k] = r.wall_s;
+		} else if (pm_extract(!strcmp(pp.metric_from, "stderr") ? r.err : r.out, pp.metric,
+				      pp.metric_json, &acc.metric[k], err, sizeof(err))) {
+			st = "failed";
+		}
+		if (strcmp(st, "ok")) {
+			/* recorded below, the loop ends */
+		} else if (pp.metric_divides > 0 && !(acc.metric[k] > 0)) {
+			st = "failed";
+			snprintf(err, sizeof(err), "metric_divides: the value found is %g, not > 0",
+				 acc.metric[k]);
+		} else {
+			if (pp.metric_divides > 0) {
+				json_object_set_new(rj, "metric_found", json_real(acc.metric[k]));
+				acc.metric[k] = pp.metric_divides / acc.metric[k];
+			}
+			json_object_set_new(rj, "metric", json_real(acc.metric[k]));
+			/* what compare reads per repetition */
+			json_object_set_new(rj, "ops_per_sec", json_real(acc.metric[k]));
+			if (r.stats)
+				acc_stats(&acc, k, r.stats);
+		}
+		json_array_append_new(reps, rj);
+		ps_result_free(&r);
+	}
+	if (!strcmp(st, "ok")) {
+		status(res, "ok", NULL);
+		json_object_set_new(res, "summary", summary(&pp, &acc, nrep, job.lib != NULL));
+	} else {
+		status(res, st, err);
+	}
+	ps_free(&job);
+	free(ha);
+	free(acc.metric);
+	free(acc.grants_s);
+	return res;
+}
