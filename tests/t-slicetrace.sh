@@ -18,14 +18,10 @@
 #   - every arm ends at most once; `slicebench validate` accepts the file.
 # About 2 minutes of both CPUs.  SLICEBENCH_VM_TESTS=0 leaves it out.
 set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
-SB=${SB:-build/slicebench}
 ACCEL=${SLICEBENCH_VM_ACCEL:-tcg}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-ok() { echo "ok $*"; }
-notok() { echo "not ok $*"; }
 if [ "${SLICEBENCH_VM_TESTS:-1}" = 0 ]; then
 	echo "ok vm: slicetrace: guest run # SKIP left out by SLICEBENCH_VM_TESTS=0"
 	exit 0
@@ -61,8 +57,8 @@ else
 	cannot "scripts/vm.sh failed"
 fi
 
-# check DESCRIPTION PYTHON-EXPRESSION: d is the result, traced(w) the traced
-# results of workload w, reps(x) a result's repetitions
+# check DESCRIPTION PYTHON-EXPRESSION (replaces lib.sh's): d is the result,
+# traced(w) the traced results of workload w, reps(x) a result's repetitions
 check() {
 	if python3 - "$P" "$2" <<'EOF'; then ok "$1"; else notok "$1"; fi
 import json, sys
