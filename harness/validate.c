@@ -107,8 +107,8 @@ static void check_extension(struct vctx *c, size_t i, const json_t *r)
 	char p[160];
 	double v[9];
 
-	if (!res_get(r, "summary.slice"))
-		return;
+	if (!res_get(r, "summary.slice") || !x)
+		return; /* results written before grants were timed have none */
 	if (!json_is_object(x)) {
 		verr(c, i, path, "must be an object");
 		return;
