@@ -3,7 +3,7 @@ CC       ?= cc
 SAN      ?=
 VERSION  := 0.1.0
 GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
-PKGS     := hwloc jansson gsl zlib
+PKGS     := hwloc jansson gsl zlib libtracefs libtraceevent
 # CFLAGS is the user's (optimisation, debug info): `make CFLAGS=-O3` replaces
 # it and nothing else.  SB_CFLAGS is the suite's own and always applies.
 CFLAGS   ?= -O2 -g

@@ -31,6 +31,8 @@ table() { # table RESULT.json
 	 elif .section == "overhead" then
 		"| overhead, 1 thread | \(.workload) sampled / bare | \(.sampled_vs_bare.median | f(3)) | \(.sampled_vs_bare | ci) | >= 0.98 | \(.met | yn) |",
 		"| overhead, 1 thread | \(.workload) every / bare | \(.every_vs_bare.median | f(3)) | \(.every_vs_bare | ci) | | |"
+	 elif .section == "slice_trace" then
+		"| grant-duration tracing | slice-test ops/s, slice_trace 1 / 0 | \(.traced_vs_untraced.median | f(3)) | \(.traced_vs_untraced | ci) | | |"
 	 elif .section == "harness_vs_bare" then
 		"| harness vs bare loop, per on-CPU s | \(.workload) (\(.ns_per_op.harness | f(2)) vs \(.ns_per_op.bare | f(2)) ns/op; wall ratio \(.harness_vs_bare_wall.gmean | f(3)); CPU share \(.cpu_share.harness | f(2)) vs \(.cpu_share.bare | f(2))) | \(.harness_vs_bare.gmean | f(3)) | \(.harness_vs_bare | ci) | >= 0.97 | \(.met | yn) |"
 	 elif .section == "placement_cost" then
@@ -211,6 +213,40 @@ rounds() {
 pair_ratio() {
 	ratio "$(jq -c --arg f "$3" 'map(.[$f])' <<<"$1")" "$(jq -c --arg f "$3" 'map(.[$f])' <<<"$2")"
 }
+# --- 1b. The grant-duration tracing: slice_trace 1 against 0 -------------
+# The slice_test shape (one requester, a 2 us on / 50 us off noise thread on
+# its PU), where grants are densest per second.  Only a kernel with the
+# extension and tracefs can trace: elsewhere the reason is recorded.
+st=$(jq -nc --argjson d "$dur" --argjson w "$warm" \
+	'{workload: "slice-test", threads: 1, pin: "cpus:0", cs_ns: 2000, think_ns: 0, noise: 1,
+	  noise_busy_ns: 2000, noise_sleep_ns: 50000, repetitions: 1, duration_s: $d,
+	  warmup_s: $w, events: []}')
+note "slice_trace cost"
+declare -A v=([0]="[]" [1]="[]")
+status=ok reason=null
+for ((i = 0; i < pairs; i++)); do
+	for k in $( ((i % 2)) && echo "1 0" || echo "0 1"); do
+		r=$(sbrun "$(jq -nc --argjson b "$st" --argjson k "$k" '$b + {slice_trace: $k}')")
+		ext=$(jq -c '.summary.slice.extension_ns // {}' <<<"$r")
+		if [ "$(jq -r .status <<<"$r")" != ok ]; then
+			status=$(jq -r .status <<<"$r") reason=$(jq -c .reason <<<"$r")
+			break 2
+		elif [ "$k" = 1 ] && [ "$(jq -r .status <<<"$ext")" != ok ]; then
+			status=unsupported reason=$(jq -c .reason <<<"$ext")
+			break 2
+		fi
+		v[$k]=$(jq -c --argjson x "$(ops <<<"$r")" '. + [$x]' <<<"${v[$k]}")
+	done
+done
+if [ "$status" = ok ]; then
+	jq -n --argjson on "${v[1]}" --argjson off "${v[0]}" --argjson r "$(ratio "${v[1]}" "${v[0]}")" \
+		--argjson p "$st" '{section: "slice_trace", status: "ok", params: $p,
+		  ops_per_sec: {traced: $on, untraced: $off}, traced_vs_untraced: $r}' | add
+else
+	jq -n --arg s "$status" --argjson why "$reason" \
+		'{section: "slice_trace", workload: "slice-test", status: $s, reason: $why}' | add
+fi
+unset v
 
 # --- 2. Harness against a bare loop, and the hardware floor ---------------
 # Same work: 1 thread on the first PU of "compact", cs_ns 0, think_ns 0, one

@@ -351,6 +351,31 @@ static int arm_key(const json_t *r, const char *k)
 	return o && o->run && key_find(o->keys, k);
 }
 
+/* Whether params key k holds its run key's default.  A result from before
+ * a key existed lacks it, and ran as the default: the same point as a newer
+ * result at that default, so a default is left out of the point.  The
+ * defaults are parsed once (point_key runs for every result). */
+static int at_default(const char *k, const json_t *v)
+{
+	static json_t *defs[128];
+	static int parsed;
+	const struct key_desc *d = key_find(run_keys, k);
+	size_t i;
+
+	if (!d || d->type == KT_OBJ)
+		return 0;
+	i = (size_t)(d - run_keys);
+	if (i >= sizeof(defs) / sizeof(defs[0]))
+		return 0;
+	if (!parsed) {
+		for (size_t j = 0; run_keys[j].name && j < sizeof(defs) / sizeof(defs[0]); j++)
+			defs[j] = run_keys[j].def ? json_loads(run_keys[j].def, JSON_DECODE_ANY, NULL)
+						  : NULL;
+		parsed = 1;
+	}
+	return defs[i] && json_equal(defs[i], v);
+}
+
 /* workload + params without the ignored keys (and, for --within, without
  * the keys that are not run keys: the workloads' own knobs, except the
  * program arms' shared ones). */
@@ -360,7 +385,8 @@ static char *point_key(const json_t *r, int with_workload, int run_keys_only)
 	const char *k;
 
 	json_object_foreach(p, k, v) {
-		if (ignored(k) || (run_keys_only && !key_find(run_keys, k) && !arm_key(r, k)))
+		if (ignored(k) || at_default(k, v) ||
+		    (run_keys_only && !key_find(run_keys, k) && !arm_key(r, k)))
 			continue;
 		json_object_set(c, k, v);
 	}

@@ -49,6 +49,13 @@ const struct key_desc run_keys[] = {
 	  RP(pin) },
 	{ "noise", KT_INT, "0", 0, 1024, "threads", "CPU hogs on the same PUs, to provoke preemption",
 	  RP(noise) },
+	{ "noise_sleep_ns", KT_INT, "0", 0, 1000000000, "ns",
+	  "0 = the noise threads spin without pause; else each spins noise_busy_ns, then "
+	  "sleeps this long (the kernel's rseq slice_test: 2 us on, 50 us off)",
+	  RP(noise_sleep_ns) },
+	{ "noise_busy_ns", KT_INT, "2000", 0, 1000000000, "ns",
+	  "the noise threads' busy part per period when noise_sleep_ns > 0",
+	  RP(noise_busy_ns) },
 	{ "duration_s", KT_NUM, "1.0", 0.01, 86400, "s", "measured window per repetition",
 	  RP(duration_s) },
 	{ "warmup_s", KT_NUM, "0.2", 0, 3600, "s", "unmeasured run-in before each window",
@@ -78,6 +85,11 @@ const struct key_desc run_keys[] = {
 	{ "slice_ext_nsec", KT_INT, "0", 0, 1000000, "ns",
 	  "debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)",
 	  RP(slice_ext_nsec) },
+	{ "slice_trace", KT_INT, "1", 0, 2, "",
+	  "1 = time every grant from the slice timer's tracefs events in the window "
+	  "(policies that request; needs tracefs and kallsyms), 2 = also keep the "
+	  "window's events in each repetition, 0 = off",
+	  RP(slice_trace) },
 	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
 	  "watchdog; 0 = repetitions*(warmup+duration)+30 s",
 	  RP(timeout_s) },

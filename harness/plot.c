@@ -110,8 +110,8 @@ static void plot_usage(FILE *f)
 		"Figures: answer-WORKLOAD (each workload of each input against the baseline,\n"
 		"as a forest chart), answer-primitives (the primitives workload's costs),\n"
 		"compare (each input against the first), throughput_threads, throughput_cs,\n"
-		"hold_ns, acquire_ns, victim_ccdf, ext_tradeoff, counters.  A figure without\n"
-		"data is skipped with a note in index.html.\n"
+		"hold_ns, acquire_ns, victim_ccdf, extension_ccdf, ext_tradeoff, counters.  A\n"
+		"figure without data is skipped with a note in index.html.\n"
 		"\n"
 		"\n");
 	cli_usage(f, plot_opts);
@@ -218,6 +218,7 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 	plot_hold(c);
 	plot_acquire(c);
 	plot_victim(c);
+	plot_extension(c);
 	plot_ext(c);
 	plot_counters(c);
 	if (plot_index(c, &v, err, sizeof(err))) {

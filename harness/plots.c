@@ -191,3 +191,16 @@ void plot_victim(struct plotctx *c)
 		  "histograms.victim_ns", "victim wakeup latency (ns)",
 		  "no ok result has histograms.victim_ns (no run with the victim probe)");
 }
+
+void plot_extension(struct plotctx *c)
+{
+	plot_hist(c,
+		  plot_new(c, "extension_ccdf", "Slice-extension grant duration (CCDF)", "ccdf.gp",
+			   "How long each granted extension lasted, from the slice timer's arm "
+			   "to its cancel (summary.slice.extension_ns; expired grants are counted "
+			   "apart, not drawn): the fraction of grants longer than x, log-log.  A "
+			   "curve far left of the extension length (5 us by default) is a budget "
+			   "mostly unused."),
+		  "histograms.extension_ns", "grant duration (ns)",
+		  "no ok result has histograms.extension_ns (no traced slice run)");
+}

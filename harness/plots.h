@@ -10,6 +10,7 @@ void plot_cs(struct plotctx *c);
 void plot_hold(struct plotctx *c);
 void plot_acquire(struct plotctx *c);
 void plot_victim(struct plotctx *c);
+void plot_extension(struct plotctx *c);
 void plot_ext(struct plotctx *c);
 void plot_counters(struct plotctx *c);
 void plot_primitives(struct plotctx *c);

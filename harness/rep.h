@@ -36,6 +36,7 @@ struct worker {
 	struct victim_params victim; /* WK_VICTIM: the run's probe (a copy: a stuck
 				      * run's threads outlive runner_run's frame) */
 	struct hist *lat;      /* WK_VICTIM: wakeup latency in the window */
+	uint64_t noise_busy_ns, noise_sleep_ns; /* WK_NOISE: 0 sleep = a plain hog */
 	int init_rc;
 	char reason[256];
 	int rseq_registered;	/* WK_LOCK: an rseq area of ours, extension enabled */
@@ -79,5 +80,10 @@ json_t *status_result(json_t *res, const char *status, const char *reason);
 void keep_summary(json_t *res);
 void rseq_acc(struct run_acc *acc, const struct rseq_stats *a, const struct rseq_stats *b);
 json_t *rep_registration(const struct rep *r);
+struct slicetrace;
+/* The window's grant durations, counted for the lock threads (NULL untraced). */
+json_t *rep_slicetrace_end(const struct rep *r, struct slicetrace *t);
+/* summary.slice.extension_ns and histograms.extension_ns. */
+void rep_slicetrace_summary(json_t *res, struct slicetrace *t);
 
 #endif

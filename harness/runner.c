@@ -19,6 +19,7 @@
 #include "counters.h"
 #include "drift.h"
 #include "policy.h"
+#include "slicetrace.h"
 #include "stats.h"
 #include "timing.h"
 #include "topo.h"
@@ -48,8 +49,12 @@ void wl_phase_change(struct wl_thread *t, int from, int to)
 	}
 }
 
-static void noise_loop(struct wl_thread *t)
+/* A hog, or with noise_sleep_ns the kernel's slice_test noise thread
+ * (tools/testing/selftests/rseq/slice_test.c): busy, then asleep, so each
+ * wakeup preempts the lock thread on its PU, at any point of its loop. */
+static void noise_loop(struct worker *w)
 {
+	struct wl_thread *t = &w->t;
 	int phase = PH_WARMUP, p;
 
 	while ((p = atomic_load_explicit(&t->sh->phase, memory_order_relaxed)) != PH_STOP) {
@@ -57,7 +62,13 @@ static void noise_loop(struct wl_thread *t)
 			wl_phase_change(t, phase, p);
 			phase = p;
 		}
-		tm_busy_iters(1000);
+		if (!w->noise_sleep_ns) {
+			tm_busy_iters(1000);
+			continue;
+		}
+		for (uint64_t end = tm_now_ns() + w->noise_busy_ns; tm_now_ns() < end;)
+			;
+		tm_sleep_ns(w->noise_sleep_ns);
 	}
 	wl_phase_change(t, phase, PH_STOP);
 }
@@ -167,7 +178,7 @@ static void *worker_main(void *arg)
 	/* One gate releases everyone at once, as perf bench futex does. */
 	pthread_barrier_wait(w->gate);
 	if (w->role == WK_NOISE)
-		noise_loop(t);
+		noise_loop(w);
 	else if (w->role == WK_VICTIM && !w->init_rc)
 		victim_loop(w);
 	else if (w->role == WK_LOCK && !w->init_rc)
@@ -282,6 +293,8 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 		w->cpu = cpu[i];
 		w->role = i < r->n ? WK_LOCK : i < r->n + r->nnoise ? WK_NOISE : WK_VICTIM;
 		w->victim = p->victim;
+		w->noise_busy_ns = (uint64_t)p->noise_busy_ns;
+		w->noise_sleep_ns = (uint64_t)p->noise_sleep_ns;
 		if (w->role == WK_VICTIM && !(w->lat = calloc(1, sizeof(*w->lat)))) {
 			free(cpu);
 			return -1;
@@ -503,6 +516,10 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		free(rp);
 		return measure_run(ops, params, res);
 	}
+	/* Grant durations where the run can be granted at all (dry controls
+	 * never are); the session outlives the repetitions. */
+	struct slicetrace *tr = slicetrace_open(wl_needs_slice(ops) ? (int)p.slice_trace : 0, ops->name);
+
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
 		int rc = rep_start(rp, ops, &p, params, UINT64_MAX, PH_WARMUP);
@@ -510,8 +527,10 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_object_set_new(res, "nthreads", json_integer(rp->n));
 		if (rc) {
 			status_result(res, "failed", rp->err);
-			if (rc == -2)
+			if (rc == -2) {
+				slicetrace_close(tr);
 				return res; /* threads parked at the gate: no clean way out */
+			}
 			rep_free(rp);
 			goto out;
 		}
@@ -525,6 +544,9 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		struct rseq_stats rs0, rs1;
 
 		tm_sleep_ns((uint64_t)(warm * 1e9));
+		/* The trace window holds the stats window: sgrant and the traced
+		 * arms differ only by grants at the edges. */
+		slicetrace_begin(tr);
 		rseq_stats_read(&rs0);
 		uint64_t t0 = tm_now_ns();
 
@@ -534,8 +556,10 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		uint64_t t1 = tm_now_ns();
 
 		rseq_stats_read(&rs1);
+		json_t *tj = rep_slicetrace_end(rp, tr);
 		if (rep_join(rp, JOIN_GRACE_NS)) {
 			status_result(res, "failed", rp->err);
+			slicetrace_close(tr);
 			return res; /* stuck threads still use *rp: leaked, _exit ends them */
 		}
 		if (!k)
@@ -545,6 +569,8 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 
 		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
 		json_object_set_new(rj, "calibration", drift_check_rep(rp, p.cs_ns, p.think_ns));
+		if (tj)
+			json_object_set_new(rj, "slice_trace", tj);
 		rseq_acc(acc, &rs0, &rs1);
 		json_array_append_new(reps, rj);
 		if (!excl) {
@@ -575,7 +601,9 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	if (acc->victim.count)
 		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
 	json_object_set_new(res, "histograms", hg);
+	rep_slicetrace_summary(res, tr);
 out:
+	slicetrace_close(tr);
 	if (!strcmp(p.keep, "summary"))
 		keep_summary(res);
 	free(rp);

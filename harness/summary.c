@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "slicetrace.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -297,4 +298,29 @@ json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc, const 
 					      "yields_per_1000_ops", (double)acc->yield * k));
 	}
 	return sum;
+}
+
+json_t *rep_slicetrace_end(const struct rep *r, struct slicetrace *t)
+{
+	int *tids = calloc(r->n ? r->n : 1, sizeof(*tids));
+
+	if (!tids)
+		abort();
+	for (unsigned i = 0; i < r->n; i++)
+		tids[i] = r->w[i].t.tid;
+	json_t *o = slicetrace_end(t, tids, r->n);
+
+	free(tids);
+	return o;
+}
+
+void rep_slicetrace_summary(json_t *res, struct slicetrace *t)
+{
+	json_t *slice = json_object_get(json_object_get(res, "summary"), "slice"), *hist;
+
+	if (!slice)
+		return; /* a policy that never requests: nothing to time */
+	json_object_set_new(slice, "extension_ns", slicetrace_summary(t, &hist));
+	if (hist)
+		json_object_set_new(json_object_get(res, "histograms"), "extension_ns", hist);
 }

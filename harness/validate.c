@@ -216,6 +216,49 @@ static void check_program(struct vctx *c, size_t i, const json_t *r)
 	need_stats(c, i, r, "summary.preload.grants_per_s");
 }
 
+/* summary.slice.extension_ns (slicedur.h): a reason when it was not
+ * measured; else counts that add up, ordered percentiles and a harmonic
+ * mean that is not above the arithmetic one (as no harmonic mean is). */
+static void check_extension(struct vctx *c, size_t i, const json_t *r)
+{
+	static const char *const counts[] = { "arms",	   "count",	"expired",	"rearmed",
+					      "open",	   "unmatched", "other_tasks", "lost_events",
+					      "harmonic_mean" };
+	const char *path = "summary.slice.extension_ns";
+	const json_t *x = res_get(r, path);
+	char p[160];
+	double v[9];
+
+	if (!res_get(r, "summary.slice") || !x)
+		return; /* results written before grants were timed have none */
+	if (!json_is_object(x)) {
+		verr(c, i, path, "must be an object");
+		return;
+	}
+	const char *st = res_str(x, "status", "");
+
+	if (strcmp(st, "ok")) {
+		if (strcmp(st, "unsupported") && strcmp(st, "skipped"))
+			verr(c, i, path, "status must be ok, unsupported or skipped");
+		else if (!*res_str(x, "reason", ""))
+			verr(c, i, path, "an extension_ns that is not ok must say why");
+		return;
+	}
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		snprintf(p, sizeof(p), "%s.%s", path, counts[k]);
+		v[k] = res_num(r, p);
+		if (!(v[k] >= 0)) {
+			verr(c, i, p, "must be a number >= 0");
+			return;
+		}
+	}
+	need_pct(c, i, r, path);
+	if (v[1] + v[2] + v[3] + v[4] > v[0])
+		verr(c, i, path, "count + expired + rearmed + open exceed the arms");
+	if (v[1] && v[8] > res_num(r, "summary.slice.extension_ns.mean") * (1 + 1e-9))
+		verr(c, i, path, "harmonic_mean is above the arithmetic mean");
+}
+
 static void check_result(struct vctx *c, size_t i, const json_t *r)
 {
 	static const char *const statuses[] = { "ok", "unsupported", "failed", "interrupted" };
@@ -287,6 +330,7 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	need_pct(c, i, r, "summary.acquire_ns");
 	if (res_get(r, "summary.victim"))
 		need_pct(c, i, r, "summary.victim");
+	check_extension(c, i, r);
 	size_t k;
 	const json_t *rep;
 

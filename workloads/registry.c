@@ -84,6 +84,9 @@ static const struct workload_ops alias_table[] = {
 	  .desc = "abuser: slice extension requested permanently, never yields, no lock" },
 	{ .name = "slice-noyield", .lock = &wl_lock_none, .policy = POL_NOYIELD,
 	  .desc = "abuser: requests the extension per op, ignores grants, no lock" },
+	{ .name = "slice-test", .lock = &wl_lock_none, .policy = POL_CS,
+	  .desc = "the kernel's rseq slice_test loop: request, cs_ns busy, clear, yield if "
+		  "granted, no lock (run it with noise_sleep_ns for its noise thread)" },
 	{ .name = "idle", .lock = &wl_lock_sleep, .policy = POL_NONE,
 	  .desc = "no load: threads sleep 1 ms per op (baseline for the victim probe)" },
 #ifdef SB_FAULTS
