@@ -24,6 +24,8 @@ Runs configs/NAME.json for every study (${STUDIES[*]}):
                        each workload against baseline BASE in the guest
   DIR/compare/NAME-host-vs-vm.{md,json} slicebench compare: host, guest
   DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's models paired
+  DIR/compare/contention-within-host-BASE.{md,json}  the dry controls
+                       against the baseline on this host
   DIR/plots/NAME/      slicebench plot of both results
 --reports-only redoes the comparisons and plots from the results in DIR.
 Then FINDINGS.md's numbers can be rechecked with scripts/findings-check.sh.
@@ -150,7 +152,11 @@ for s in "${STUDIES[@]}"; do
 		vms=()
 		for m in $(models "$s"); do vms+=("vm-$m"); done
 		[ "${#vms[@]}" -gt 0 ] || vms=(vm)
-		for v in "${vms[@]}"; do
+		# contention's dry controls run on the host too: there they are
+		# the cost of the request's stores on real CPUs.
+		within=("${vms[@]}")
+		[ "$s" != contention ] || within+=(host)
+		for v in "${within[@]}"; do
 			for b in $(baselines "$s"); do
 				[ -f "$s-$v.json" ] || continue
 				for fmt in markdown json; do
@@ -158,7 +164,7 @@ for s in "${STUDIES[@]}"; do
 						-o "compare/$s-within-$v-$b.${fmt/markdown/md}"
 				done
 			done
-			if [ -f "$s-$v.json" ] && [ -f "$s-host.json" ]; then
+			if [ "$v" != host ] && [ -f "$s-$v.json" ] && [ -f "$s-host.json" ]; then
 				for fmt in markdown json; do
 					"$SB" compare "$s-host.json" "$s-$v.json" -f $fmt \
 						-o "compare/$s-host-vs-$v.${fmt/markdown/md}"

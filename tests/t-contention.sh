@@ -117,6 +117,7 @@ check "contention: studies.sh --reports-only --only contention exits 0 (rc=$rc)"
 [ "$rc" = 0 ] || sed 's/^/# /' "$TMP/st.err"
 for f in compare/contention-lazy-vs-full.md compare/contention-within-vm-lazy-spin-tas.md \
 	compare/contention-within-vm-full-mcs+none.json compare/contention-host-vs-vm-full.md \
+	compare/contention-within-host-adaptive.json \
 	plots/contention/contention_ratio.svg plots/contention/index.html; do
 	check "contention: studies.sh wrote $f" test -s "$S/$f"
 done
