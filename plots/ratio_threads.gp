@@ -6,7 +6,7 @@
 # change); a vertical line in the series' colour marks each crossover,
 # where the ratio crosses 1 (solid when the intervals on both sides
 # exclude 1, dotted when the crossing is within noise), labelled with the
-# interpolated thread count.
+# interpolated thread count (staggered in height, so neighbours stay legible).
 # Set by slicebench plot: terminal, output, datafile, ptitle, the arrays of
 # plotpanel.h (npan, PT, PB0, PB1, nb, BT, BC, BPT, BDT, BDX, xmin, xmax,
 # ymin, ymax, cols, rows) and ncx, CXP, CXX, CXC, CXS (the crossovers).
@@ -17,12 +17,13 @@ set grid
 set logscale x 2
 set xrange [xmin / 1.5:xmax * 1.5]
 set logscale y 10
-set ytics 2
 set format y '%.3g'
 # one scale for every panel, always including 1
 lo = ymin < 1 ? ymin : 1
 hi = ymax > 1 ? ymax : 1
 set yrange [lo / 1.2:hi * 1.2]
+# a tick per doubling over a narrow range, per decade over a wide one
+if (hi / lo > 64) { set ytics 10 } else { set ytics 2 }
 set key below horizontal font ',9' samplen 3
 do for [p=1:npan] {
 	set title PT[p] font ',10'
@@ -33,7 +34,7 @@ do for [p=1:npan] {
 		if (ncx > 0 && CXP[k] == p) {
 			cxd = CXS[k] ? 1 : 3
 			set arrow (k + 1) from first CXX[k], graph 0 to first CXX[k], graph 1 nohead lc rgb CXC[k] lw 1.5 dt cxd
-			set label (k + 1) sprintf('%.3g', CXX[k]) at first CXX[k], graph 0.96 left offset 0.3, 0 font ',8' tc rgb CXC[k]
+			set label (k + 1) sprintf('%.3g', CXX[k]) at first CXX[k], graph (0.96 - 0.05 * (k % 4)) left offset 0.3, 0 font ',8' tc rgb CXC[k]
 		}
 	}
 	plot for [i=PB0[p]:PB1[p]] datafile index (i-1) \
