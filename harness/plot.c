@@ -214,6 +214,7 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 		    c->ndocs < 2 ? "one input: nothing to compare"
 				 : "the inputs share no run (no overlapping workload and parameters)");
 	plot_threads(c);
+	plot_contention(c);
 	plot_cs(c);
 	plot_hold(c);
 	plot_acquire(c);

@@ -14,5 +14,8 @@ void plot_extension(struct plotctx *c);
 void plot_ext(struct plotctx *c);
 void plot_counters(struct plotctx *c);
 void plot_primitives(struct plotctx *c);
+/* plotcross.c: per lock, throughput and the ratio to the no-request
+ * baseline against threads, with the crossovers marked. */
+void plot_contention(struct plotctx *c);
 
 #endif

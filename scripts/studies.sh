@@ -5,7 +5,7 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$REPO/results/reference
-STUDIES=(syscall-vs-atomic rostedt-2023 guzik-question interference)
+STUDIES=(syscall-vs-atomic rostedt-2023 guzik-question interference contention)
 WHERE=(vm host)
 SB=$REPO/build/slicebench
 
@@ -15,11 +15,17 @@ usage: scripts/studies.sh [--out DIR] [--only NAME[,NAME]] [--vm-only | --host-o
 
 Runs configs/NAME.json for every study (${STUDIES[*]}):
   DIR/NAME-vm.json     in the guest (scripts/vm.sh, patched kernel)
+  DIR/NAME-vm-MODEL.json  instead, for a study with preemption models as an
+                       axis (contention: lazy full): one boot per model,
+                       vm.sh --preempt MODEL
   DIR/NAME-host.json   here (slice workloads are unsupported on a kernel
                        without the extension, with the kernel's reason)
   DIR/compare/NAME-within-vm-BASE.{md,json}  slicebench compare --within:
                        each workload against baseline BASE in the guest
   DIR/compare/NAME-host-vs-vm.{md,json} slicebench compare: host, guest
+  DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's models paired
+  DIR/compare/contention-within-host-BASE.{md,json}  the dry controls
+                       against the baseline on this host
   DIR/plots/NAME/      slicebench plot of both results
 --reports-only redoes the comparisons and plots from the results in DIR.
 Then FINDINGS.md's numbers can be rechecked with scripts/findings-check.sh.
@@ -53,12 +59,33 @@ planned() { # planned seconds of configs/$1.json in place $2
 	local p
 	p=$("$SB" run --config "$REPO/configs/$1.json" --dry-run 2>&1 >/dev/null |
 		sed -n 's/.* runs, \([0-9]*\) s planned$/\1/p')
-	[ "$2" = vm ] && p=$((${p:-0} + VM_OVERHEAD_S))
+	[ "$2" = host ] || p=$((${p:-0} + VM_OVERHEAD_S))
 	echo "${p:-0}"
+}
+# The preemption models a study runs under in the guest, one boot each
+# (vm.sh --preempt; the harness records the model in force in
+# meta.preemption).  Linux 7.3 on x86 offers full and lazy only.  Empty:
+# one boot under the kernel's default, the result named NAME-vm.json.
+models() {
+	case $1 in
+	contention) echo lazy full ;;
+	*) echo "" ;;
+	esac
+}
+# Where study $1 runs: "host", "vm" or one "vm-MODEL" per model.
+places() {
+	local w m
+	for w in "${WHERE[@]+"${WHERE[@]}"}"; do
+		if [ "$w" = vm ] && [ -n "$(models "$1")" ]; then
+			for m in $(models "$1"); do echo "vm-$m"; done
+		else
+			echo "$w"
+		fi
+	done
 }
 steps=() plan=()
 for s in "${STUDIES[@]}"; do
-	for w in "${WHERE[@]+"${WHERE[@]}"}"; do
+	for w in $(places "$s"); do
 		steps+=("$s:$w")
 		plan+=("$(planned "$s" "$w")")
 	done
@@ -85,19 +112,26 @@ baselines() {
 	rostedt-2023) echo spin-tas slice-dry ;;
 	interference) echo spin-tas ;;
 	guzik-question) echo adaptive slice-adaptive-dry ;;
+	contention) echo spin-tas mcs+none adaptive ;;
 	*) echo "" ;;
 	esac
 }
 
 for s in "${STUDIES[@]}"; do
-	for w in "${WHERE[@]+"${WHERE[@]}"}"; do
+	for w in $(places "$s"); do
 		f=$OUT/$s-$w.json
-		where=$([ "$w" = vm ] && echo "guest, patched kernel" || echo host)
+		case $w in
+		host) where=host ;;
+		vm) where="guest, patched kernel" ;;
+		*) where="guest, patched kernel, preempt=${w#vm-}" ;;
+		esac
 		echo "studies.sh: [$((step + 1))/$nsteps] $s ($where): elapsed $(fmt_s $(($(date +%s) - t_start))), about $(fmt_s "$(eta "$step")") left" >&2
 		t0=$(date +%s)
-		if [ "$w" = vm ]; then
+		if [ "$w" != host ]; then
+			pre=()
+			[ "$w" = vm ] || pre=(--preempt "${w#vm-}")
 			"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
-				--meta "study=$s"
+				--meta "study=$s" "${pre[@]+"${pre[@]}"}"
 		else
 			(cd "$REPO" && "$SB" run --config "configs/$s.json" --out "$f" --force --quiet \
 				--meta "study=$s")
@@ -115,29 +149,48 @@ for s in "${STUDIES[@]}"; do
 	(
 		cd "$OUT"
 		mkdir -p compare
-		for b in $(baselines "$s"); do
-			[ -f "$s-vm.json" ] || continue
-			for fmt in markdown json; do
-				"$SB" compare --within "$s-vm.json" --baseline "$b" -f $fmt \
-					-o "compare/$s-within-vm-$b.${fmt/markdown/md}"
+		vms=()
+		for m in $(models "$s"); do vms+=("vm-$m"); done
+		[ "${#vms[@]}" -gt 0 ] || vms=(vm)
+		# contention's dry controls run on the host too: there they are
+		# the cost of the request's stores on real CPUs.
+		within=("${vms[@]}")
+		[ "$s" != contention ] || within+=(host)
+		for v in "${within[@]}"; do
+			for b in $(baselines "$s"); do
+				[ -f "$s-$v.json" ] || continue
+				for fmt in markdown json; do
+					"$SB" compare --within "$s-$v.json" --baseline "$b" -f $fmt \
+						-o "compare/$s-within-$v-$b.${fmt/markdown/md}"
+				done
 			done
+			if [ "$v" != host ] && [ -f "$s-$v.json" ] && [ -f "$s-host.json" ]; then
+				for fmt in markdown json; do
+					"$SB" compare "$s-host.json" "$s-$v.json" -f $fmt \
+						-o "compare/$s-host-vs-$v.${fmt/markdown/md}"
+				done
+			fi
 		done
 		# The A/A checks of the study's dry controls (compare's aa_checks),
-		# beside the verdicts that rest on them.
-		for b in $(baselines "$s"); do
-			j=compare/$s-within-vm-$b.json
-			[ -f "$j" ] || continue
-			jq -r --arg s "$s" '.aa_checks[] | "studies.sh: A/A \($s): \(.control) vs \(.real) at \(.nthreads) threads: \(.verdict) (ratio \(.ratio // "none"))"' "$j" >&2
-			break
+		# beside the verdicts that rest on them: one report per guest
+		# model, from the first baseline that has them.
+		for v in "${vms[@]}"; do
+			for b in $(baselines "$s"); do
+				j=compare/$s-within-$v-$b.json
+				[ -f "$j" ] || continue
+				jq -r --arg s "$s" --arg v "$v" '.aa_checks[] | "studies.sh: A/A \($s) (\($v)): \(.control) vs \(.real) at \(.nthreads) threads: \(.verdict) (ratio \(.ratio // "none"))"' "$j" >&2
+				break
+			done
 		done
-		if [ -f "$s-vm.json" ] && [ -f "$s-host.json" ]; then
+		# The same points under two preemption models, paired.
+		if [ "${#vms[@]}" = 2 ] && [ -f "$s-${vms[0]}.json" ] && [ -f "$s-${vms[1]}.json" ]; then
 			for fmt in markdown json; do
-				"$SB" compare "$s-host.json" "$s-vm.json" -f $fmt \
-					-o "compare/$s-host-vs-vm.${fmt/markdown/md}"
+				"$SB" compare "$s-${vms[0]}.json" "$s-${vms[1]}.json" -f $fmt \
+					-o "compare/$s-${vms[0]#vm-}-vs-${vms[1]#vm-}.${fmt/markdown/md}"
 			done
 		fi
 		ins=()
-		for w in vm host; do [ -f "$s-$w.json" ] && ins+=("$s-$w.json"); done
+		for w in "${vms[@]}" host; do [ -f "$s-$w.json" ] && ins+=("$s-$w.json"); done
 		bl=()
 		for b in $(baselines "$s"); do bl+=(--baseline "$b"); done
 		"$SB" plot "${ins[@]}" "${bl[@]+"${bl[@]}"}" --out "plots/$s"

@@ -1,0 +1,288 @@
+/* plotcross.c - where the extension turns from cost to gain: per lock,
+ * throughput against threads (log-log) for every placement of the request
+ * and the no-request baseline, and each placement's throughput divided by
+ * the baseline's at the same point, with its 95% interval, against threads.
+ * The crossover is where that ratio crosses 1; the figure marks it.
+ *
+ * The shape is the one the feature was argued on (threads hammering one
+ * global spinlock around a single increment, the thread count swept past
+ * the CPUs, with and without the extension: Rostedt's POC, LKML "[POC][RFC]
+ * [PATCH] sched: Extended Scheduler Time Slice", 25 Oct 2023).  The ratio
+ * is compare's: the ratio of geometric means of the repetitions' ops/s
+ * with Welch's interval on the logs (compare.h), so a marked crossover and
+ * a verdict of `slicebench compare --within` never disagree. */
+#define _GNU_SOURCE
+#include "plots.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "plotpanel.h"
+#include "resload.h"
+
+#define MAXREP 1000 /* the repetitions key's own bound (keys.c) */
+
+static int is_ok(const json_t *r)
+{
+	return !strcmp(res_str(r, "status", ""), "ok");
+}
+
+/* The point a result shares with its baseline: its params without the
+ * request's own keys (policy, dry), in a canonical form, behind the input's
+ * index.  NULL when the result has no params. */
+static char *base_key(size_t d, const json_t *r)
+{
+	json_t *p = json_deep_copy(json_object_get(r, "params"));
+	char *s, *k = NULL;
+
+	if (!p)
+		return NULL;
+	json_object_del(p, "policy");
+	json_object_del(p, "dry");
+	s = json_dumps(p, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(p);
+	if (s && asprintf(&k, "%zu:%s", d, s) < 0)
+		k = NULL;
+	free(s);
+	return k;
+}
+
+static int is_baseline(const json_t *r)
+{
+	return !strcmp(res_str(r, "params.policy", ""), "none") &&
+	       !json_is_true(res_get(r, "params.dry"));
+}
+
+/* The repetitions' ops/s; the count. */
+static size_t rep_ops(const json_t *r, double *out)
+{
+	size_t i, n = 0;
+	json_t *rep;
+
+	json_array_foreach(json_object_get(r, "repetitions"), i, rep) {
+		double v = res_num(rep, "ops_per_sec");
+
+		if (n < MAXREP && isfinite(v))
+			out[n++] = v;
+	}
+	return n;
+}
+
+/* Panel: the input (when several), the lock, then what else varies. */
+static void lock_point(const struct facet *f, const struct plotctx *c, size_t d,
+		       const json_t *r, struct ppt *pt)
+{
+	char rest[192];
+
+	facet_point(f, c, d, r, pt);
+	snprintf(rest, sizeof(rest), "%s", pt->panel);
+	/* facet_panel puts the input's tag first; the lock goes after it. */
+	if (f->by_doc) {
+		char tag[128];
+		size_t n;
+
+		doc_tag(c, d, tag, sizeof(tag));
+		n = strlen(tag);
+		snprintf(pt->panel, sizeof(pt->panel), "%.60s, lock=%.40s%.80s", tag,
+			 res_str(r, "params.lock", "?"), rest + n);
+	} else {
+		snprintf(pt->panel, sizeof(pt->panel), "lock=%.40s%s%.140s", res_str(r, "params.lock", "?"),
+			 *rest ? ", " : "", rest);
+	}
+}
+
+/* The baselines by point: key -> index into the input's results. */
+static json_t *baselines(const struct plotctx *c)
+{
+	json_t *by = json_object(), *r;
+	size_t i;
+
+	for (size_t d = 0; d < c->ndocs; d++)
+		json_array_foreach(json_object_get(c->docs[d], "results"), i, r) {
+			char *k;
+
+			if (!is_ok(r) || !is_baseline(r) || !(k = base_key(d, r)))
+				continue;
+			json_object_set_new(by, k, json_integer((json_int_t)i));
+			free(k);
+		}
+	return by;
+}
+
+/* The index of r's baseline among its input's results, or NULL. */
+static const json_t *baseline_of(const json_t *by, size_t d, const json_t *r)
+{
+	char *k = is_ok(r) ? base_key(d, r) : NULL;
+	const json_t *b = k ? json_object_get(by, k) : NULL;
+
+	free(k);
+	return b;
+}
+
+static void throughput(struct plotctx *c, const struct facet *fa, const json_t *by)
+{
+	struct plot *p = plot_new(
+		c, "contention_throughput", "Throughput vs threads per lock (log-log, 95% CI)",
+		"throughput_threads.gp",
+		"Critical sections per second against lock threads, one panel per lock: the "
+		"no-request baseline (policy none) and every placement of the request beside its "
+		"dry control (hollow); whiskers are 95% intervals of the mean over repetitions.");
+	struct ppts s = { .keep_panels = 1 };
+	struct gpvars v = { 0 };
+	size_t i;
+	json_t *r;
+
+	for (size_t d = 0; d < c->ndocs; d++)
+		json_array_foreach(json_object_get(c->docs[d], "results"), i, r) {
+			const json_t *o = res_get(r, "summary.ops_per_sec");
+			struct ppt pt = { .x = res_num(r, "nthreads") };
+
+			pt.y = res_num(o, "mean");
+			pt.lo = fmax(res_num(o, "ci95_lo"), 0);
+			pt.hi = res_num(o, "ci95_hi");
+			if (!baseline_of(by, d, r) || !(pt.x > 0) || !(pt.y > 0))
+				continue;
+			if (!isfinite(pt.lo) || !isfinite(pt.hi))
+				pt.lo = pt.hi = pt.y;
+			lock_point(fa, c, d, r, &pt);
+			ppts_add(&s, &pt);
+		}
+	gpv_add(&v, "logx=1; ");
+	ppts_render(c, p, &s, &v, 0, 2,
+		    "no ok result shares its point with a no-request baseline (policy none)");
+	ppts_free(&s);
+	gpv_free(&v);
+}
+
+/* Where one series' ratio crosses 1 between two neighbouring thread
+ * counts: interpolated on log x against log ratio (both axes of the
+ * figure are logarithmic, so the mark sits where the drawn line crosses). */
+static double cross_x(const struct ppt *a, const struct ppt *b)
+{
+	double la = log(a->y), lb = log(b->y);
+
+	return exp(log(a->x) + (log(b->x) - log(a->x)) * (0 - la) / (lb - la));
+}
+
+/* Writes one "# crossover | PANEL | SERIES | x | up|down | significant|within
+ * noise" line per crossing and the gnuplot arrays the template marks them
+ * from: ncx, CXP (panel, 1-based), CXX, CXC (colour), CXS (1 when the
+ * intervals on both sides exclude 1). */
+static size_t crossovers(const struct ppts *s, FILE *f, struct gpvars *v)
+{
+	struct gpvars cp = { 0 }, cx = { 0 }, cc = { 0 }, cs = { 0 };
+	size_t n = 0;
+
+	for (size_t i = 1; i < s->n; i++) {
+		const struct ppt *a = &s->v[i - 1], *b = &s->v[i];
+
+		if (a->pid != b->pid || strcmp(a->series, b->series))
+			continue;
+		if ((a->y < 1) == (b->y < 1) || a->x == b->x)
+			continue;
+		int up = b->y > a->y;
+		int sig = up ? (a->hi < 1 && b->lo > 1) : (a->lo > 1 && b->hi < 1);
+		double x = cross_x(a, b);
+		const char *sep = n ? "," : "";
+
+		fprintf(f, "# crossover | %s | %s | %.4g | %s | %s\n", s->panels[b->pid], b->series,
+			x, up ? "up" : "down", sig ? "significant" : "within noise");
+		gpv_add(&cp, "%s%zu", sep, b->pid + 1);
+		gpv_add(&cx, "%s%.6g", sep, x);
+		gpv_add(&cc, "%s'#%06x'", sep, b->st.rgb);
+		gpv_add(&cs, "%s%d", sep, sig);
+		n++;
+	}
+	gpv_add(v, "ncx=%zu; array CXP[%zu]=[%s]; array CXX[%zu]=[%s]; ", n, n ? n : 1,
+		n ? cp.s : "0", n ? n : 1, n ? cx.s : "0");
+	gpv_add(v, "array CXC[%zu]=[%s]; array CXS[%zu]=[%s]; ", n ? n : 1, n ? cc.s : "''",
+		n ? n : 1, n ? cs.s : "0");
+	gpv_free(&cp);
+	gpv_free(&cx);
+	gpv_free(&cc);
+	gpv_free(&cs);
+	return n;
+}
+
+static void ratio(struct plotctx *c, const struct facet *fa, const json_t *by)
+{
+	struct plot *p = plot_new(
+		c, "contention_ratio", "Ratio to the no-request baseline vs threads (95% CI)",
+		"ratio_threads.gp",
+		"Each placement's throughput divided by the no-request baseline's (same lock, "
+		"same point), with the 95% interval of the ratio of geometric means; above 1 the "
+		"request pays. A vertical line marks a crossover, where the ratio crosses 1 "
+		"(solid: the intervals on both sides exclude 1; dotted: within noise).");
+	struct ppts s = { .keep_panels = 1 };
+	struct gpvars v = { 0 };
+	double *a = malloc(MAXREP * sizeof(*a)), *b = malloc(MAXREP * sizeof(*b));
+	size_t i, most;
+	json_t *r;
+	FILE *f;
+
+	for (size_t d = 0; a && b && d < c->ndocs; d++) {
+		const json_t *res = json_object_get(c->docs[d], "results");
+
+		json_array_foreach(res, i, r) {
+			struct ppt pt = { .x = res_num(r, "nthreads") };
+			const json_t *bi = is_baseline(r) ? NULL : baseline_of(by, d, r);
+			struct cmp_welch w;
+
+			if (!bi || !(pt.x > 0))
+				continue;
+			size_t na = rep_ops(json_array_get(res, (size_t)json_integer_value(bi)), a);
+			size_t nb = rep_ops(r, b);
+
+			cmp_welch_log(a, na, b, nb, &w);
+			if (!w.ok || !(w.ratio > 0))
+				continue;
+			pt.y = w.ratio;
+			pt.lo = isfinite(w.lo) ? w.lo : w.ratio;
+			pt.hi = isfinite(w.hi) ? w.hi : w.ratio;
+			lock_point(fa, c, d, r, &pt);
+			ppts_add(&s, &pt);
+		}
+	}
+	free(a);
+	free(b);
+	if (!s.n) {
+		plot_skip(p, "no placement shares its point with a no-request baseline "
+			     "(policy none, same lock)");
+		ppts_free(&s);
+		return;
+	}
+	ppts_sort(&s);
+	if (!(f = plot_dat(c, p))) {
+		ppts_free(&s);
+		return;
+	}
+	most = ppts_write(&s, f, &v, 0);
+	/* ppts_write sorts as ppts_sort does and keeps the panels (keep_panels),
+	 * so panel ids and neighbours are the drawn ones. */
+	crossovers(&s, f, &v);
+	fclose(f);
+	if (most < 2) {
+		plot_skip(p, "no placement has a ratio at 2 or more thread counts (at most %zu)",
+			  most);
+		plot_dat_remove(c, p);
+	} else {
+		size_t cols = s.npanels <= 1 ? 1 : s.npanels <= 4 ? 2 : 3;
+
+		plot_render(c, p, &v, 1000, 60 + 370 * (int)((s.npanels + cols - 1) / cols));
+	}
+	ppts_free(&s);
+	gpv_free(&v);
+}
+
+void plot_contention(struct plotctx *c)
+{
+	struct facet fa;
+	json_t *by = baselines(c);
+
+	facet_init(&fa, c, "threads");
+	throughput(c, &fa, by);
+	ratio(c, &fa, by);
+	json_decref(by);
+}
