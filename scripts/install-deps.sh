@@ -18,8 +18,9 @@ check=(jq rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm mun
 vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file jq
 	gcc make libc6-dev)
 # A kernel for this machine as Debian packages (make bindeb-pkg): the
-# binary Build-Depends of the kernel's scripts/package/mkdebian beyond vm's.
-bare=(dpkg-dev kmod libdw-dev)
+# binary Build-Depends of the kernel's scripts/package/mkdebian beyond vm's
+# (dpkg-buildpackage checks them all, debhelper-compat included).
+bare=(dpkg-dev kmod libdw-dev debhelper)
 
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
