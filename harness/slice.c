@@ -44,6 +44,18 @@ static unsigned glibc_rseq_size(void)
 	return &__rseq_size ? __rseq_size : 0;
 }
 
+/* The length glibc registered, which is what the kernel judges: glibc's
+ * __rseq_size counts only the fields in use (20 since glibc 2.40, and in
+ * the 2.35-2.39 stable updates Debian ships: sourceware bug 31965), but
+ * rseq(2) takes nothing shorter than the original 32 bytes (kernel/rseq.c,
+ * ORIG_RSEQ_SIZE), so such a glibc registered 32. */
+static unsigned glibc_rseq_len(void)
+{
+	unsigned s = glibc_rseq_size();
+
+	return s && s < ORIG_RSEQ_SIZE ? ORIG_RSEQ_SIZE : s;
+}
+
 void slice_reexec_if_needed(char **argv)
 {
 	const char *old = getenv("GLIBC_TUNABLES");
@@ -126,7 +138,7 @@ static void probe_facts(struct slice_facts *f, struct utsname *u, char *off, siz
 	probe_yield(f);
 	f->feature_size = feature_size();
 	f->boot_off = slice_boot_off(cmdline, off, offlen);
-	f->reg_len = glibc_rseq_size();
+	f->reg_len = glibc_rseq_len();
 	if (f->reg_len) {
 		const struct sb_rseq *rs =
 			(const struct sb_rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
@@ -215,7 +227,7 @@ int slice_thread_init(struct slice_thread *st, char *reason, size_t len)
 	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
 		  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0)) {
 		rc = explain_set(errno, st->rs, st->own_area ? (unsigned)area_size()
-							     : glibc_rseq_size(),
+							     : glibc_rseq_len(),
 				 reason, len);
 		slice_thread_fini(st);
 		return rc;

@@ -35,7 +35,6 @@
 #ifndef ENOTSUPP
 #define ENOTSUPP 524 /* kernel-internal, but it is what the prctl returns */
 #endif
-#define ORIG_RSEQ_SIZE 32 /* the legacy registration length */
 
 static const char *errname(int err)
 {

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#define ORIG_RSEQ_SIZE 32 /* the legacy registration length (kernel/rseq.c) */
+
 enum slice_cause {
 	SC_OK = 0,
 	SC_OLD_KERNEL,	  /* no PR_RSEQ_SLICE_EXTENSION prctl at all: EINVAL */

@@ -14,6 +14,9 @@ JOBS=${JOBS:-$(($(nproc) + 1))}
 SUITE=${SLICEBENCH_SUITE:-trixie-backports}
 MODE=build
 REFRESH=0
+TARGET=guest
+BASE_CONFIG=running
+LOCALMOD=""
 
 usage() {
 	cat <<EOF
@@ -37,6 +40,18 @@ of the build inputs (patches, config fragment, this script's recipe).
   --prepare       fetch, unpack, patch and configure, then stop before
                   compiling (checks the cold path in a minute); prints the
                   build directory
+  --bare-metal    build a kernel for a real machine instead: a full base
+                  configuration plus configs/bare-metal.config, packaged
+                  with make bindeb-pkg; the last stdout line is the
+                  linux-image .deb (see kernel/README.md to install it)
+  --base-config C with --bare-metal: running (default: /proc/config.gz,
+                  else /boot/config-\$(uname -r)), debian (Debian's own
+                  linux-image config for V, flavour
+                  \$SLICEBENCH_DEBIAN_FLAVOR, default cloud-amd64), or a file
+  --localmodconfig[=F]
+                  with --bare-metal: drop every module not loaded now
+                  (lsmod; or F, an lsmod listing saved on the target
+                  machine); a full distribution config takes hours on 2 CPUs
   -h, --help      this text
 
 Exit: 0 ok, 1 build failure, 2 usage or missing build dependencies.
@@ -58,6 +73,11 @@ while [ $# -gt 0 ]; do
 	--print-dir) MODE=print-dir; shift ;;
 	--debian-image) MODE=debian-image; shift ;;
 	--prepare) MODE=prepare; shift ;;
+	--bare-metal) TARGET=bare-metal; shift ;;
+	--base-config) BASE_CONFIG=${2:?--base-config needs a value}; shift 2 ;;
+	--base-config=*) BASE_CONFIG=${1#*=}; shift ;;
+	--localmodconfig) LOCALMOD=lsmod; shift ;;
+	--localmodconfig=*) LOCALMOD=${1#*=}; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) log "unknown option: $1"; usage >&2; exit 2 ;;
 	esac
@@ -199,9 +219,16 @@ fi
 # a kbuild step as the build log shows it ("  CC      mm/vmalloc.o")
 KBUILD_STEP='^  (CC|AS|LD|AR|HOSTCC|OBJCOPY|VDSO|GEN|UPD|SYSHDR|SYSTBL|WRAP|CHK) '
 UNITS_MEASURED=1529   # steps of the guest config's build, kernel 7.3.4
+UNITS_FILE="$CACHE/kernel/.last-units"
+if [ "$TARGET" = bare-metal ]; then
+	# the count of a localmodconfig'd cloud-amd64 build of 7.3.4 with
+	# bindeb-pkg; a full distribution config has several times more
+	UNITS_MEASURED=4000
+	UNITS_FILE="$CACHE/kernel/.last-units-bare-metal"
+fi
 show_progress() {
 	local pid=$1 logf=$2 total n pct last=-1 t0 el left tty=0
-	total=$(cat "$CACHE/kernel/.last-units" 2>/dev/null || true)
+	total=$(cat "$UNITS_FILE" 2>/dev/null || true)
 	case "$total" in '' | *[!0-9]* | 0) total=$UNITS_MEASURED ;; esac
 	[ -t 2 ] && tty=1
 	t0=$(date +%s)
@@ -231,16 +258,85 @@ show_progress() {
 # (the config step, the make targets, the selftest build).  Changes that do
 # not (messages, progress, option parsing) keep the cache valid.
 RECIPE=2
+# the bare-metal target's own recipe: bumping it rebuilds only that target
+BM_RECIPE=1
 
 inputs_hash() {
-	# every kernel/ build input; order fixed by sort
+	# every kernel/ build input of the target; order fixed by sort.  The
+	# bare-metal fragment is no input of the guest (its key stays as it was).
 	(
 		cd "$KDIR"
-		printf 'recipe %s\n' "$RECIPE"
-		find configs patches -type f \( -name '*.patch' -o -name '*.config' \) -print0 |
-			LC_ALL=C sort -z | xargs -0 sha256sum
+		if [ "$TARGET" = guest ]; then
+			printf 'recipe %s\n' "$RECIPE"
+			find configs patches -type f \( -name '*.patch' -o -name '*.config' \) \
+				! -name bare-metal.config -print0 |
+				LC_ALL=C sort -z | xargs -0 sha256sum
+		else
+			printf 'bare-metal recipe %s\n' "$BM_RECIPE"
+			find configs/bare-metal.config patches -type f \( -name '*.patch' -o -name '*.config' \) -print0 |
+				LC_ALL=C sort -z | xargs -0 sha256sum
+			printf 'base %s\n' "$(printf '%s\n' "$BASE_TEXT" | sha256sum)"
+			printf 'lsmod %s\n' "$(printf '%s\n' "$LSMOD_TEXT" | sha256sum)"
+		fi
 	) | sha256sum | cut -c1-16
 }
+
+# ------------------------------------------------------------- bare-metal base
+# The base configuration and the module list are read once, here: they are
+# part of the key, and the build writes the very text that was hashed.
+BASE_TEXT=""
+LSMOD_TEXT=""
+BASE_DESC=""
+if [ "$TARGET" = guest ]; then
+	if [ "$BASE_CONFIG" != running ] || [ -n "$LOCALMOD" ]; then
+		log "--base-config and --localmodconfig need --bare-metal"
+		exit 2
+	fi
+else
+	case "$BASE_CONFIG" in
+	running)
+		if [ -r /proc/config.gz ]; then
+			BASE_TEXT=$(zcat /proc/config.gz)
+			BASE_DESC="/proc/config.gz of $(uname -r)"
+		elif [ -r "/boot/config-$(uname -r)" ]; then
+			BASE_TEXT=$(cat "/boot/config-$(uname -r)")
+			BASE_DESC="/boot/config-$(uname -r)"
+		else
+			log "no configuration of the running kernel $(uname -r) (neither /proc/config.gz nor /boot/config-$(uname -r)); use --base-config debian or FILE"
+			exit 2
+		fi
+		;;
+	debian)
+		img=$("$0" --debian-image --kver "$KVER" | tail -n 1) || die "cannot fetch Debian's linux-image for $KVER"
+		[ -f "$(dirname "$img")/config" ] || die "Debian's linux-image for $KVER carries no config"
+		BASE_TEXT=$(cat "$(dirname "$img")/config")
+		BASE_DESC="Debian's $(cat "$(dirname "$img")/kernelrelease") config"
+		;;
+	*)
+		if [ ! -f "$BASE_CONFIG" ] || ! grep -q '^CONFIG_' "$BASE_CONFIG"; then
+			log "--base-config: not a kernel configuration: $BASE_CONFIG"
+			exit 2
+		fi
+		BASE_TEXT=$(cat "$BASE_CONFIG")
+		BASE_DESC=$BASE_CONFIG
+		;;
+	esac
+	case "$LOCALMOD" in
+	'') ;;
+	lsmod)
+		LSMOD_TEXT=$(lsmod 2>&1) || {
+			log "lsmod failed: ${LSMOD_TEXT##*$'\n'}"
+			log "(a kernel without modules has no /proc/modules: save lsmod on the target and pass --localmodconfig=FILE)"
+			exit 2
+		} ;;
+	*)
+		if [ ! -f "$LOCALMOD" ] || [ "$(head -n 1 "$LOCALMOD" | awk '{ print $1 }')" != Module ]; then
+			log "--localmodconfig: not an lsmod listing (first line 'Module Size Used by'): $LOCALMOD"
+			exit 2
+		fi
+		LSMOD_TEXT=$(cat "$LOCALMOD") ;;
+	esac
+fi
 
 if [ -n "$KSRC" ]; then
 	if [ ! -f "$KSRC/Makefile" ] || [ ! -f "$KSRC/kernel/rseq.c" ]; then
@@ -251,6 +347,7 @@ if [ -n "$KSRC" ]; then
 	srcver=$(make -s -C "$KSRC" kernelversion 2>/dev/null) || die "cannot read kernel version of $KSRC"
 	srcid="ksrc:$KSRC:$srcver:$(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
 	keyname="ksrc-$srcver"
+	[ "$TARGET" = guest ] || keyname="$keyname-bare-metal"
 else
 	if [ "$MODE" = build ] || [ "$MODE" = prepare ]; then
 		deb=$(fetch_deb "linux-source-$KVER")
@@ -261,6 +358,7 @@ else
 	srcver=$(deb_version "$deb")
 	srcid="debian:linux-source-$KVER:$srcver"
 	keyname="$srcver"
+	[ "$TARGET" = guest ] || keyname="$srcver-bare-metal"
 fi
 key="$(printf '%s' "$keyname" | tr -c 'A-Za-z0-9.\n-' '_')-$(printf '%s\n%s\n' "$srcid" "$(inputs_hash)" | sha256sum | cut -c1-12)"
 OUT="$CACHE/kernel/$key"
@@ -268,10 +366,19 @@ OUT="$CACHE/kernel/$key"
 # --prepare works beside the build, never in it: it must not start a built
 # kernel over.
 [ "$MODE" = prepare ] && OUT="$OUT.prepare"
-if [ "$MODE" != prepare ] && [ -f "$OUT/.done" ] && [ -f "$OUT/bzImage" ]; then
+# what the build leaves: the guest's bzImage, or the bare-metal linux-image
+# .deb (its path is in image-deb)
+artifact() {
+	if [ "$TARGET" = guest ]; then
+		printf '%s\n' "$OUT/bzImage"
+	else
+		cat "$OUT/image-deb" 2>/dev/null || printf '%s\n' "$OUT/image-deb"
+	fi
+}
+if [ "$MODE" != prepare ] && [ -f "$OUT/.done" ] && [ -f "$(artifact)" ]; then
 	case "$MODE" in
 	print-dir) printf '%s\n' "$OUT" ;;
-	*) log "cached: $OUT"; printf '%s\n' "$OUT/bzImage" ;;
+	*) log "cached: $OUT"; artifact ;;
 	esac
 	exit 0
 fi
@@ -282,7 +389,11 @@ fi
 # ------------------------------------------------------------- build deps
 # scripts/install-deps.sh holds the one list of packages: it installs them
 # as root, else prints the apt-get line and exits 2.
-"$KDIR/../scripts/install-deps.sh" vm || exit 2
+if [ "$TARGET" = guest ]; then
+	"$KDIR/../scripts/install-deps.sh" vm || exit 2
+else
+	"$KDIR/../scripts/install-deps.sh" bare || exit 2
+fi
 
 # ------------------------------------------------------------- unpack
 start=$(date +%s)
@@ -344,10 +455,30 @@ done
 # ------------------------------------------------------------- config
 BLD="$OUT/build"
 mkdir -p "$BLD"
-FRAG="$KDIR/configs/guest.config"
-log "configuring: allnoconfig + $(basename "$FRAG")"
-make -s -C "$SRC" O="$BLD" KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2
-make -s -C "$SRC" O="$BLD" olddefconfig >&2
+if [ "$TARGET" = guest ]; then
+	FRAG="$KDIR/configs/guest.config"
+	log "configuring: allnoconfig + $(basename "$FRAG")"
+	make -s -C "$SRC" O="$BLD" KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2
+	make -s -C "$SRC" O="$BLD" olddefconfig >&2
+else
+	# base (brought to this source's options first: it may be another
+	# version's), then localmodconfig, then the fragment on top, so that
+	# localmodconfig cannot take back what the suite needs
+	FRAG="$KDIR/configs/bare-metal.config"
+	log "configuring: $BASE_DESC${LOCALMOD:+ + localmodconfig} + $(basename "$FRAG")"
+	printf '%s\n' "$BASE_TEXT" >"$OUT/base.config"
+	cp "$OUT/base.config" "$BLD/.config"
+	make -s -C "$SRC" O="$BLD" olddefconfig >&2
+	if [ -n "$LOCALMOD" ]; then
+		printf '%s\n' "$LSMOD_TEXT" >"$OUT/lsmod"
+		log "localmodconfig: keeping the $(($(wc -l <"$OUT/lsmod") - 1)) modules listed"
+		make -s -C "$SRC" O="$BLD" LSMOD="$OUT/lsmod" localmodconfig >"$OUT/localmodconfig.log" 2>&1 ||
+			{ tail -n 20 "$OUT/localmodconfig.log" >&2; die "make localmodconfig failed"; }
+	fi
+	(cd "$BLD" && "$SRC/scripts/kconfig/merge_config.sh" -m -O "$BLD" .config "$FRAG" >"$OUT/merge.log" 2>&1) ||
+		{ tail -n 20 "$OUT/merge.log" >&2; die "merge_config.sh failed"; }
+	make -s -C "$SRC" O="$BLD" olddefconfig >&2
+fi
 missing=0
 while IFS= read -r line; do
 	case "$line" in ''|'#'*) continue ;; esac
@@ -369,8 +500,10 @@ if [ "$MODE" = prepare ]; then
 fi
 
 # ------------------------------------------------------------- build
-log "building bzImage with $JOBS jobs (full output: $OUT/build.log)"
-make -C "$SRC" O="$BLD" -j"$JOBS" bzImage >"$OUT/build.log" 2>&1 &
+mtarget=bzImage
+[ "$TARGET" = guest ] || mtarget=bindeb-pkg
+log "building $mtarget with $JOBS jobs (full output: $OUT/build.log)"
+make -C "$SRC" O="$BLD" -j"$JOBS" "$mtarget" >"$OUT/build.log" 2>&1 &
 mpid=$!
 # Ctrl-C or a kill of this script takes the compile with it
 trap 'kill "$mpid" 2>/dev/null' EXIT
@@ -383,10 +516,32 @@ if [ "$rc" != 0 ]; then
 	die "kernel build failed (make exit $rc), see $OUT/build.log"
 fi
 grep -c -E "$KBUILD_STEP" "$OUT/build.log" \
-	>"$CACHE/kernel/.last-units" || true
-cp "$BLD/arch/x86/boot/bzImage" "$OUT/bzImage"
+	>"$UNITS_FILE" || true
 cp "$BLD/.config" "$OUT/config"
 make -s -C "$SRC" O="$BLD" kernelrelease >"$OUT/kernelrelease"
+if [ "$TARGET" = bare-metal ]; then
+	# dpkg-buildpackage leaves the packages beside the build tree
+	mkdir -p "$OUT/debs"
+	find "$OUT" -maxdepth 1 -type f \( -name '*.deb' -o -name '*.buildinfo' -o -name '*.changes' \) \
+		-exec mv -t "$OUT/debs/" {} +
+	img=$(find "$OUT/debs" -name "linux-image-$(cat "$OUT/kernelrelease")_*.deb" -print -quit)
+	[ -n "$img" ] || die "bindeb-pkg left no linux-image-$(cat "$OUT/kernelrelease") package in $OUT/debs"
+	printf '%s\n' "$img" >"$OUT/image-deb"
+	{
+		printf 'source=%s\n' "$srcid"
+		printf 'base=%s\n' "$BASE_DESC"
+		printf 'localmodconfig=%s\n' "${LOCALMOD:-no}"
+		printf 'inputs=%s\n' "$(inputs_hash)"
+		printf 'seconds=%s\n' "$(($(date +%s) - start))"
+	} >"$OUT/info"
+	# the compiled tree is several GiB and no input of anything later
+	rm -rf "$BLD" "$SRC"
+	touch "$OUT/.done"
+	log "done in $(($(date +%s) - start)) s: $OUT/debs"
+	printf '%s\n' "$img"
+	exit 0
+fi
+cp "$BLD/arch/x86/boot/bzImage" "$OUT/bzImage"
 
 # ------------------------------------------------------------- slice_test
 log "building rseq slice_test (static)"

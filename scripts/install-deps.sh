@@ -21,8 +21,9 @@ vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-de
 # The applications configs/applications.json runs in the guest, as Debian ships them.
 vm+=(sysbench memcached libmemcached-tools)
 # A kernel for this machine as Debian packages (make bindeb-pkg): the
-# binary Build-Depends of the kernel's scripts/package/mkdebian beyond vm's.
-bare=(dpkg-dev kmod libdw-dev)
+# binary Build-Depends of the kernel's scripts/package/mkdebian beyond vm's
+# (dpkg-buildpackage checks them all, debhelper-compat included).
+bare=(dpkg-dev kmod libdw-dev debhelper)
 
 case "${1:-all}" in
 build) want=("${build[@]}") ;;

@@ -16,6 +16,7 @@ SELFTEST=1
 TRACE=0
 KEEP=""
 EXTRA_META=()
+GUEST_ENV=()
 HARNESS_ARGS=""
 QUIET=0
 CALIBRATE=1
@@ -49,6 +50,8 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         (patched kernel); the trace lands in --keep DIR
   --meta KEY=VALUE      extra --meta for the harness (no spaces)
   --harness-args A,B    extra harness arguments, comma separated
+  --env NAME=VALUE      set NAME in the guest's environment (upper case, no
+                        spaces; e.g. SLICEBENCH_NO_REEXEC=1)
   --keep DIR            keep the console log and raw channel in DIR
   --quiet               do not show the guest's progress lines
   --no-calibration      skip the guest's timing floor measurement (about
@@ -91,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--trace) TRACE=1; shift ;;
 	--meta) EXTRA_META+=("${2:-}"); shift 2 || usage_err "--meta needs a value" ;;
 	--harness-args) HARNESS_ARGS=${2:-}; shift 2 || usage_err "--harness-args needs a value" ;;
+	--env) GUEST_ENV+=("${2:-}"); shift 2 || usage_err "--env needs a value" ;;
 	--keep) KEEP=${2:-}; shift 2 || usage_err "--keep needs a value" ;;
 	--quiet) QUIET=1; shift ;;
 	--no-host-rt) HOST_RT=off; shift ;;
@@ -109,6 +113,9 @@ case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel must be auto, kvm or tcg
 case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt must be none, voluntary, full or lazy" ;; esac
 for n in "$SMP" "$MEM" "$TIMEOUT" ${SLICE_EXT:+"$SLICE_EXT"}; do
 	case "$n" in ''|*[!0-9]*) usage_err "not a number: '$n'" ;; esac
+done
+for kv in "${GUEST_ENV[@]}"; do
+	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[^[:space:]]*$ ]] || usage_err "--env needs NAME=VALUE (upper case, no spaces): '$kv'"
 done
 for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *=*) ;; *) usage_err "--meta needs KEY=VALUE: '$kv'" ;; esac
@@ -344,6 +351,11 @@ CMDLINE+=" slicebench.meta.vm.host_kernel=$HOST_KERNEL slicebench.meta.vm.smp=$S
 [ -n "$PREEMPT" ] && CMDLINE+=" slicebench.meta.vm.preempt_requested=$PREEMPT"
 for kv in "${EXTRA_META[@]}"; do
 	CMDLINE+=" slicebench.meta.$kv"
+done
+# The kernel hands a parameter with "=" and no "." to init as an environment
+# variable (init/main.c, unknown_bootoption), and init's children inherit it.
+for kv in "${GUEST_ENV[@]}"; do
+	CMDLINE+=" $kv"
 done
 
 # One boot and the decoding of its channel; sets gstatus.
