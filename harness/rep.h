@@ -30,6 +30,7 @@ struct worker {
 	struct acct acct;
 	const struct workload_ops *ops;
 	pthread_barrier_t *gate;
+	_Atomic unsigned *left; /* the rep's count of threads out of their loops */
 	enum wl_loop_kind kind;
 	int cpu;
 	enum { WK_LOCK, WK_NOISE, WK_VICTIM } role;
@@ -49,6 +50,7 @@ struct rep {
 	struct worker *w; /* n lock threads, nnoise hogs, nvictim probes */
 	pthread_t *tid;
 	unsigned started, joined;
+	_Atomic unsigned left; /* threads out of their loops: the join's progress */
 	struct wl_shared sh;
 	void *lock;
 	struct cnt_events *ev;

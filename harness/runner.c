@@ -24,8 +24,14 @@
 #include "timing.h"
 #include "topo.h"
 
-/* A stuck run: the threads get this long after STOP to leave their loops. */
+/* A stuck run: after STOP, the threads fail the run when none of them has
+ * left its loop for this long.  Progress, not a fixed deadline: a FIFO lock
+ * (ticket, MCS) hands the lock to each queued waiter in turn, and with 64
+ * spinning threads per CPU every handoff waits for the next waiter to be
+ * scheduled, so the queue drains at a few threads per second (the run's
+ * own timeout_s still bounds the whole run). */
 #define JOIN_GRACE_NS 5000000000ull
+#define JOIN_POLL_NS 100000000ull
 
 void wl_phase_change(struct wl_thread *t, int from, int to)
 {
@@ -183,6 +189,7 @@ static void *worker_main(void *arg)
 		victim_loop(w);
 	else if (w->role == WK_LOCK && !w->init_rc)
 		w->ops->lock->loop[w->ops->policy][w->kind](t);
+	atomic_fetch_add(w->left, 1);
 	if (w->acct.ev)
 		cnt_close(&w->acct.cnt);
 	if (t->slice.rs || t->slice.own_area)
@@ -289,6 +296,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 
 		w->ops = ops;
 		w->gate = &r->gate;
+		w->left = &r->left;
 		w->kind = loop_kind(p->loop);
 		w->cpu = cpu[i];
 		w->role = i < r->n ? WK_LOCK : i < r->n + r->nnoise ? WK_NOISE : WK_VICTIM;
@@ -340,23 +348,41 @@ static const char *rep_init_failure(const struct rep *r)
 	return NULL;
 }
 
-/* Joins threads [joined, to) with a deadline; -1 when one is stuck (the lock
- * never released, or a holder that never returns): the caller then reports
- * the run failed and the process exits with the threads still in it. */
+/* Joins threads [joined, to); -1 when they are stuck: no thread left its
+ * loop for grace_ns (the lock never released, or a holder that never
+ * returns).  The caller then reports the run failed and the process exits
+ * with the threads still in it. */
 static int rep_join_range(struct rep *r, unsigned to, uint64_t grace_ns)
 {
-	struct timespec dl;
+	uint64_t last = tm_now_ns();
+	unsigned seen = atomic_load(&r->left);
 
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += (time_t)(grace_ns / 1000000000ull);
-	for (; r->joined < to && r->joined < r->started; r->joined++) {
+	while (r->joined < to && r->joined < r->started) {
 		unsigned i = r->joined;
+		struct timespec dl;
+
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_nsec += (long)JOIN_POLL_NS;
+		if (dl.tv_nsec >= 1000000000L) {
+			dl.tv_sec++;
+			dl.tv_nsec -= 1000000000L;
+		}
 		int rc = pthread_timedjoin_np(r->tid[i], NULL, &dl);
 
-		if (rc) {
+		if (!rc) {
+			r->joined++;
+			last = tm_now_ns();
+			continue;
+		}
+		unsigned now_left = atomic_load(&r->left);
+
+		if (now_left != seen) {
+			seen = now_left;
+			last = tm_now_ns();
+		} else if (tm_now_ns() - last > grace_ns) {
 			snprintf(r->err, sizeof(r->err),
-				 "watchdog: thread %u did not leave its loop within %.0f s of the "
-				 "stop (lock never released?)",
+				 "watchdog: thread %u did not leave its loop, and no thread left "
+				 "its loop for %.0f s after the stop (lock never released?)",
 				 i, (double)grace_ns / 1e9);
 			return -1;
 		}
