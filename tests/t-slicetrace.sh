@@ -78,6 +78,17 @@ def near(a, b, what):
     if abs(a - b) > tol:
         bad.append("%s: %d vs %d" % (what, a, b))
     return abs(a - b) <= tol
+# The trace window holds the stats window (harness/runner.c opens the trace
+# before the first rseq/stats read and closes it after the second), so the
+# trace may see the grants of the edges: never fewer, and at most 2 per CPU
+# plus 2%.  Under a loaded TCG guest the debugfs read between the two takes
+# milliseconds, at up to 3 grants per ms (slice-test at 200 us: 22 more
+# events than sgrant for 1554 once).
+def covers(a, b, what):
+    good = b - tol <= a <= b + tol + 0.02 * b
+    if not good:
+        bad.append("%s: %d vs %d" % (what, a, b))
+    return good
 ok = eval(sys.argv[2])
 if not ok or bad:
     sys.stderr.write("check failed: %s %s\n" % (sys.argv[2], bad))
@@ -88,8 +99,8 @@ EOF
 for w in slice-test slice-spin; do
 	check "vm: slicetrace: $w: traced at both lengths, status ok, method hrtimer" \
 		"len(traced('$w')) == 2 and all(x['status'] == 'ok' and ext(x)['status'] == 'ok' and ext(x)['method'] == 'hrtimer' for x in traced('$w'))"
-	check "vm: slicetrace: $w: grant tracepoints = rseq/stats sgrant per window (+-2 per CPU)" \
-		"all([near(st(r)['rseq_events']['grant'], r['rseq_stats']['sgrant'], 'grant') for x in traced('$w') for r in reps(x)])"
+	check "vm: slicetrace: $w: grant tracepoints = rseq/stats sgrant per window (-2 per CPU, +2 per CPU + 2%)" \
+		"all([covers(st(r)['rseq_events']['grant'], r['rseq_stats']['sgrant'], 'grant') for x in traced('$w') for r in reps(x)])"
 	check "vm: slicetrace: $w: grants happened (sgrant > 0 in every run)" \
 		"all(sum(r['rseq_stats']['sgrant'] for r in reps(x)) > 0 for x in traced('$w'))"
 	check "vm: slicetrace: $w: timer arms never exceed the grants (+-2 per CPU)" \
