@@ -4,12 +4,12 @@
 # point and dash (policy), hollow for a dry control; whiskers = the 95%
 # interval of the ratio of geometric means.  The dashed line is 1 (no
 # change); a vertical line in the series' colour marks each crossover,
-# where the ratio crosses 1 (solid when the intervals on both sides
-# exclude 1, dotted when the crossing is within noise), labelled with the
+# where the ratio crosses 1 and the intervals on both sides exclude 1
+# (crossings within noise are in the .dat only), labelled with the
 # interpolated thread count (staggered in height, so neighbours stay legible).
 # Set by slicebench plot: terminal, output, datafile, ptitle, the arrays of
 # plotpanel.h (npan, PT, PB0, PB1, nb, BT, BC, BPT, BDT, BDX, xmin, xmax,
-# ymin, ymax, cols, rows) and ncx, CXP, CXX, CXC, CXS (the crossovers).
+# ymin, ymax, cols, rows) and ncx, CXP, CXX, CXC (the significant crossovers).
 set multiplot layout rows, cols title ptitle font ',12'
 set xlabel 'threads'
 set ylabel 'placement / no request'
@@ -32,8 +32,7 @@ do for [p=1:npan] {
 	set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'
 	do for [k=1:ncx] {
 		if (ncx > 0 && CXP[k] == p) {
-			cxd = CXS[k] ? 1 : 3
-			set arrow (k + 1) from first CXX[k], graph 0 to first CXX[k], graph 1 nohead lc rgb CXC[k] lw 1.5 dt cxd
+			set arrow (k + 1) from first CXX[k], graph 0 to first CXX[k], graph 1 nohead lc rgb CXC[k] lw 1.5
 			set label (k + 1) sprintf('%.3g', CXX[k]) at first CXX[k], graph (0.96 - 0.05 * (k % 4)) left offset 0.3, 0 font ',8' tc rgb CXC[k]
 		}
 	}
