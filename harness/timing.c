@@ -51,7 +51,7 @@ static double busy_rate(int trials)
 
 double tm_probe_iters_per_ns(void)
 {
-	return busy_rate(5);
+	return busy_rate(15);
 }
 
 void tm_set_iters_per_ns(double rate)
@@ -64,7 +64,7 @@ void tm_calibrate(void)
 {
 	if (calibrated)
 		return;
-	iters_per_ns = busy_rate(7);
+	iters_per_ns = busy_rate(15);
 
 	/* 20 ms against the monotonic clock bounds the TSC error near 0.1%
 	 * even with a 20 us disturbance at either end. */

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # t-drift.sh - each repetition checks its busy-loop calibration on a real
-# run: a CPU hog on the lock thread's PU stretches every 2 ms section in
+# run: three CPU hogs on the lock thread's PU stretch most 3 ms sections in
 # wall time, which must be flagged with its ratio and, the loop itself
-# running at its calibrated rate, not recalibrated but explained.  Then
+# running at its calibrated rate, not recalibrated but explained.  With one
+# hog and a 2 ms section after 2 ms of think time, the 4 ms cycle could
+# fall in step with the 4 ms tick (HZ=250) so that no section was cut: a
+# repetition's hold p50 came out 1.03 in one run of four.  A 4.3 ms cycle
+# drifts against the tick, and with three hogs the thread runs a quarter of
+# the time, so most sections are cut, by about 9 ms.  Then
 # validate must catch a result whose flags disagree with its ratios.
 # (A loop really running at another rate, and a quiet run, are in
 # tests/unit/drift.c.)
@@ -11,9 +16,9 @@
 
 cat >"$TMP/hog.json" <<'CFG'
 { "name": "drift-hog",
-  "defaults": { "duration_s": 0.5, "warmup_s": 0.05, "repetitions": 2, "cs_ns": 2000000,
-                "think_ns": 2000000, "sample_every": 1, "events": [] },
-  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact", "noise": 1 } ] }
+  "defaults": { "duration_s": 1, "warmup_s": 0.05, "repetitions": 2, "cs_ns": 3000000,
+                "think_ns": 1300000, "sample_every": 1, "events": [] },
+  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact", "noise": 3 } ] }
 CFG
 if ! "$SB" run -c "$TMP/hog.json" --out "$TMP/hog.out.json" --quiet 2>"$TMP/err"; then
 	notok "drift: the hog run failed: $(cat "$TMP/err")"
@@ -39,7 +44,7 @@ bad() { # bad NAME REGEX JQ
 	fi
 }
 bad "a drifted flag on an in-tolerance ratio" 'drifted must be true exactly when the ratio' \
-	'.results[0].repetitions[0].calibration.hold.ratio = 1.0 | .results[0].repetitions[0].calibration.hold.p50_ns = 2000000'
+	'.results[0].repetitions[0].calibration.hold.ratio = 1.0 | .results[0].repetitions[0].calibration.hold.p50_ns = 3000000'
 bad "a ratio that is not p50 / expected" 'must be a number > 0, p50_ns / expected_ns' \
 	'.results[0].repetitions[0].calibration.hold.ratio = 3.5'
 bad "a repetition flag that disagrees with its sides" 'must be true exactly when the hold or the think drifted' \
