@@ -12,24 +12,17 @@
 #define _GNU_SOURCE
 #include "compare.h"
 
-#include "aacheck.h"
-#include "calfloor.h"
-#include "cliopt.h"
-#include "exitcodes.h"
-
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
-#include "keys.h"
-#include "outfile.h"
+#include "aacheck.h"
+#include "calfloor.h"
+#include "cmppair.h"
 #include "resload.h"
+#include "stats.h"
 #include "textfmt.h"
-#include "workload.h"
 
 const struct cmp_metric cmp_metrics[] = {
 	{ "ops_per_sec", "ops_per_sec", NULL, "ops_per_sec.mean", "ops/s", 0, 0,
@@ -61,23 +54,6 @@ const struct cmp_metric cmp_metrics[] = {
 	{ NULL },
 };
 
-/* Run keys that do not define a point: how long or how often it was
- * measured, what was kept, and the watchdog.  Pairing ignores them.  The
- * lock x policy x dry triple is in the workload's name already (results
- * from before it was recorded lack it). */
-static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
-					    "repetitions", "ci_target_pct", "repetitions_max",
-					    "events", "keep",
-					    "lock", "policy", "dry", NULL };
-
-static int ignored(const char *k)
-{
-	for (size_t i = 0; ignored_keys[i]; i++)
-		if (!strcmp(k, ignored_keys[i]))
-			return 1;
-	return 0;
-}
-
 const struct cmp_metric *cmp_metric_find(const char *name)
 {
 	for (size_t i = 0; cmp_metrics[i].name; i++)
@@ -86,380 +62,6 @@ const struct cmp_metric *cmp_metric_find(const char *name)
 	return NULL;
 }
 
-/* ---- statistics ---- */
-
-static void mean_var(const double *x, size_t n, double *m, double *v)
-{
-	double s = 0, ss = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += x[i];
-	*m = n ? s / (double)n : NAN;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - *m) * (x[i] - *m);
-	*v = n > 1 ? ss / (double)(n - 1) : NAN;
-}
-
-void cmp_welch_log(const double *a, size_t na, const double *b, size_t nb, struct cmp_welch *w)
-{
-	double ma, va, mb, vb;
-
-	memset(w, 0, sizeof(*w));
-	w->ratio = w->lo = w->hi = w->t = w->df = w->p = NAN;
-	if (!na || !nb)
-		return;
-	/* Heap, not the stack: the sizes come from the input. */
-	double *la = malloc((na + nb) * sizeof(*la)), *lb = la + na;
-
-	if (!la)
-		return;
-	for (size_t i = 0; i < na + nb; i++) {
-		double x = i < na ? a[i] : b[i - na];
-
-		if (!(x > 0) || !isfinite(x)) {
-			free(la);
-			return;
-		}
-		la[i] = log(x);
-	}
-	w->ok = 1;
-	mean_var(la, na, &ma, &va);
-	mean_var(lb, nb, &mb, &vb);
-	free(la);
-	w->ratio = exp(mb - ma);
-	if (na < 2 || nb < 2)
-		return;
-	double sa = va / (double)na, sb = vb / (double)nb, se = sqrt(sa + sb);
-
-	if (se == 0) {
-		/* Constant on both sides: the difference is exact, or none. */
-		w->lo = w->hi = w->ratio;
-		w->p = mb == ma ? 1.0 : 0.0;
-		w->df = (double)(na + nb - 2);
-		w->t = mb == ma ? 0 : copysign(INFINITY, mb - ma);
-		return;
-	}
-	/* Welch-Satterthwaite degrees of freedom. */
-	w->df = (sa + sb) * (sa + sb) /
-		(sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-	w->t = (mb - ma) / se;
-	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
-	if (w->p > 1)
-		w->p = 1;
-	double h = gsl_cdf_tdist_Pinv(0.975, w->df) * se;
-
-	w->lo = exp(mb - ma - h);
-	w->hi = exp(mb - ma + h);
-}
-
-#define MW_EXACT_MAX 50
-
-/* Counts of U = #(x > y) over all arrangements of m x's and n y's, by the
- * recurrence f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u) (is the largest value an
- * x or a y?), only additions so the doubles stay exact far enough. */
-static double *mw_counts(size_t m, size_t n)
-{
-	size_t U = m * n + 1;
-	double *prev = calloc((n + 1) * U, sizeof(double));
-	double *cur = calloc((n + 1) * U, sizeof(double));
-
-	if (!prev || !cur) {
-		free(prev);
-		free(cur);
-		return NULL;
-	}
-	for (size_t j = 0; j <= n; j++)
-		prev[j * U] = 1; /* m = 0: one arrangement, U = 0 */
-	for (size_t i = 1; i <= m; i++) {
-		memset(cur, 0, (n + 1) * U * sizeof(double));
-		cur[0] = 1; /* n = 0 */
-		for (size_t j = 1; j <= n; j++)
-			for (size_t u = 0; u <= i * j; u++)
-				cur[j * U + u] = (u >= j ? prev[j * U + u - j] : 0) +
-						 cur[(j - 1) * U + u];
-		double *t = prev;
-
-		prev = cur;
-		cur = t;
-	}
-	double *res = malloc(U * sizeof(double));
-
-	if (res)
-		memcpy(res, prev + n * U, U * sizeof(double));
-	free(prev);
-	free(cur);
-	return res;
-}
-
-double cmp_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
-			int *ties)
-{
-	double u = 0;
-	size_t N = na + nb;
-
-	*exact = 0;
-	*ties = 0;
-	if (!na || !nb)
-		return NAN;
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++) {
-			if (a[i] > b[j])
-				u += 1;
-			else if (a[i] == b[j]) {
-				u += 0.5;
-				*ties = 1;
-			}
-		}
-	if (na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
-		double *f = mw_counts(na, nb), tot = 0, lo = 0, hi = 0;
-
-		if (f) {
-			for (size_t k = 0; k <= na * nb; k++) {
-				tot += f[k];
-				if ((double)k <= floor(u))
-					lo += f[k];
-				if ((double)k >= ceil(u))
-					hi += f[k];
-			}
-			free(f);
-			*exact = 1;
-			double p = 2 * fmin(lo, hi) / tot;
-
-			return p > 1 ? 1 : p;
-		}
-	}
-	/* Normal approximation with the tie-corrected variance. */
-	double *all = malloc(N * sizeof(double)), tsum = 0;
-
-	if (!all)
-		return NAN;
-	memcpy(all, a, na * sizeof(double));
-	memcpy(all + na, b, nb * sizeof(double));
-	for (size_t i = 0; i < N; i++) {
-		size_t t = 0;
-
-		for (size_t j = 0; j < N; j++)
-			t += all[j] == all[i];
-		tsum += (double)t * (double)t - 1; /* summed per member: (t^3 - t) per group */
-	}
-	free(all);
-	double mu = (double)na * (double)nb / 2;
-	double var = (double)na * (double)nb / 12 *
-		     ((double)N + 1 - tsum / ((double)N * ((double)N - 1)));
-
-	if (!(var > 0))
-		return 1;
-	double z = (fabs(u - mu) - 0.5) / sqrt(var);
-
-	return z <= 0 ? 1 : fmin(1, 2 * gsl_cdf_ugaussian_Q(z));
-}
-
-struct holm_ent {
-	double p;
-	size_t i;
-};
-
-static int holm_cmp(const void *x, const void *y)
-{
-	const struct holm_ent *a = x, *b = y;
-
-	return a->p < b->p ? -1 : a->p > b->p ? 1 : (a->i > b->i) - (a->i < b->i);
-}
-
-void cmp_holm(double *p, size_t n)
-{
-	struct holm_ent *e = malloc((n ? n : 1) * sizeof(*e));
-	size_t m = 0;
-
-	if (!e) { /* no correction possible: say nothing is significant */
-		for (size_t i = 0; i < n; i++)
-			p[i] = isfinite(p[i]) ? 1.0 : p[i];
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(p[i]))
-			e[m++] = (struct holm_ent){ p[i], i };
-	/* Rows can be thousands (a directory of results): n log n. */
-	qsort(e, m, sizeof(*e), holm_cmp);
-	double run = 0;
-
-	for (size_t k = 0; k < m; k++) {
-		double adj = fmin(1, (double)(m - k) * e[k].p);
-
-		run = fmax(run, adj); /* step-down: adjusted p never decreases */
-		p[e[k].i] = run;
-	}
-	free(e);
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
-static double quantile_sorted(const double *s, size_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	size_t lo = (size_t)floor(h);
-
-	return lo + 1 < n ? s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]) : s[n - 1];
-}
-
-void cmp_outliers(const double *x, size_t n, int *flags)
-{
-	memset(flags, 0, n * sizeof(*flags));
-	if (n < 3)
-		return;
-	double *s = malloc(2 * n * sizeof(*s)), *dev = s + n;
-
-	if (!s)
-		return;
-	memcpy(s, x, n * sizeof(double));
-	qsort(s, n, sizeof(double), cmp_double);
-	double med = quantile_sorted(s, n, 0.5);
-
-	for (size_t i = 0; i < n; i++)
-		dev[i] = fabs(x[i] - med);
-	qsort(dev, n, sizeof(double), cmp_double);
-	/* 1.4826 scales the MAD to a standard deviation for normal data. */
-	double mad = 1.4826 * quantile_sorted(dev, n, 0.5);
-
-	for (size_t i = 0; i < n; i++)
-		if (mad > 0 && fabs(x[i] - med) > 3 * mad)
-			flags[i] |= 2;
-	if (n >= 4) {
-		double q1 = quantile_sorted(s, n, 0.25), q3 = quantile_sorted(s, n, 0.75);
-		double iqr = q3 - q1;
-
-		for (size_t i = 0; i < n; i++)
-			if (x[i] < q1 - 1.5 * iqr || x[i] > q3 + 1.5 * iqr)
-				flags[i] |= 1;
-	}
-	free(s);
-}
-
-/* ---- pairing ---- */
-
-/* A key of a workload that runs a program (workloads/program.c): its arms
- * share the key table, and the command is what the point is. */
-static int arm_key(const json_t *r, const char *k)
-{
-	const struct workload_ops *o = wl_find(res_str(r, "workload", ""));
-
-	return o && o->run && key_find(o->keys, k);
-}
-
-/* Whether params key k holds its run key's default.  A result from before
- * a key existed lacks it, and ran as the default: the same point as a newer
- * result at that default, so a default is left out of the point.  The
- * defaults are parsed once (point_key runs for every result). */
-static int at_default(const char *k, const json_t *v)
-{
-	static json_t *defs[128];
-	static int parsed;
-	const struct key_desc *d = key_find(run_keys, k);
-	size_t i;
-
-	if (!d || d->type == KT_OBJ)
-		return 0;
-	i = (size_t)(d - run_keys);
-	if (i >= sizeof(defs) / sizeof(defs[0]))
-		return 0;
-	if (!parsed) {
-		for (size_t j = 0; run_keys[j].name && j < sizeof(defs) / sizeof(defs[0]); j++)
-			defs[j] = run_keys[j].def ? json_loads(run_keys[j].def, JSON_DECODE_ANY, NULL)
-						  : NULL;
-		parsed = 1;
-	}
-	return defs[i] && json_equal(defs[i], v);
-}
-
-/* workload + params without the ignored keys (and, for --within, without
- * the keys that are not run keys: the workloads' own knobs, except the
- * program arms' shared ones). */
-static char *point_key(const json_t *r, int with_workload, int run_keys_only)
-{
-	json_t *p = json_object_get(r, "params"), *c = json_object(), *v;
-	const char *k;
-
-	json_object_foreach(p, k, v) {
-		if (ignored(k) || at_default(k, v) ||
-		    (run_keys_only && !key_find(run_keys, k) && !arm_key(r, k)))
-			continue;
-		json_object_set(c, k, v);
-	}
-	if (with_workload)
-		json_object_set_new(c, " workload", json_string(res_str(r, "workload", "?")));
-	char *s = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-
-	json_decref(c);
-	return s;
-}
-
-/* Which params vary among each workload's results, in one pass over them
- * (a result set can hold thousands): {workload: {"n": results, "keys":
- * {key: [first value, results having it, differs]}}}. */
-static json_t *variation(json_t *const *all, size_t nall)
-{
-	json_t *var = json_object();
-
-	for (size_t i = 0; i < nall; i++) {
-		const char *wl = res_str(all[i], "workload", "?"), *k;
-		json_t *w = json_object_get(var, wl), *v;
-
-		if (!w) {
-			w = json_pack("{s:i,s:{}}", "n", 0, "keys");
-			json_object_set_new(var, wl, w);
-		}
-		json_object_set_new(w, "n", json_integer(json_integer_value(json_object_get(w, "n")) + 1));
-		json_t *keys = json_object_get(w, "keys");
-
-		json_object_foreach(json_object_get(all[i], "params"), k, v) {
-			json_t *e = json_object_get(keys, k);
-
-			if (!e) {
-				json_object_set_new(keys, k, json_pack("[O,i,b]", v, 1, 0));
-				continue;
-			}
-			json_array_set_new(e, 1, json_integer(json_integer_value(json_array_get(e, 1)) + 1));
-			if (!json_equal(v, json_array_get(e, 0)))
-				json_array_set(e, 2, json_true());
-		}
-	}
-	return var;
-}
-
-/* "threads=2x pin=oversubscribe:2 victim=on": threads always, then every
- * other key whose value differs among this workload's results (or that
- * some of them lack). */
-static void point_desc(const json_t *r, const json_t *var, char *buf, size_t len)
-{
-	const json_t *p = json_object_get(r, "params");
-	const json_t *w = json_object_get(var, res_str(r, "workload", "?"));
-	const json_t *keys = json_object_get(w, "keys");
-	json_int_t nw = json_integer_value(json_object_get(w, "n"));
-	const char *k;
-	json_t *v;
-	char s[96];
-
-	val_str(json_object_get(p, "threads"), s, sizeof(s));
-	snprintf(buf, len, "threads=%s", s);
-	json_object_foreach((json_t *)p, k, v) {
-		const json_t *e = json_object_get(keys, k);
-
-		if (!strcmp(k, "threads") || ignored(k))
-			continue;
-		if (json_integer_value(json_array_get(e, 1)) == nw &&
-		    !json_is_true(json_array_get(e, 2)))
-			continue;
-		size_t n = strlen(buf);
-
-		val_str(v, s, sizeof(s));
-		snprintf(buf + n, len - n, " %s=%s", k, s);
-	}
-}
 
 /* Per-repetition values of a metric, or the summary's single value. */
 static size_t metric_values(const json_t *r, const struct cmp_metric *m, double *out, size_t max,
@@ -492,25 +94,6 @@ static size_t metric_values(const json_t *r, const struct cmp_metric *m, double 
 	return 0;
 }
 
-static double center(const double *x, size_t n, int median)
-{
-	double m, v, *s;
-
-	if (!n)
-		return NAN;
-	if (!median) {
-		mean_var(x, n, &m, &v);
-		return m;
-	}
-	if (!(s = malloc(n * sizeof(*s))))
-		return NAN;
-	memcpy(s, x, n * sizeof(double));
-	qsort(s, n, sizeof(double), cmp_double);
-	m = quantile_sorted(s, n, 0.5);
-	free(s);
-	return m;
-}
-
 static json_t *values_json(const double *x, size_t n)
 {
 	json_t *a = json_array();
@@ -532,21 +115,21 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 
 	if (!na || !nb)
 		return NULL;
-	struct cmp_welch w;
+	struct st_welch w;
 	int exact, ties;
-	double mw = cmp_mann_whitney(a, na, b, nb, &exact, &ties);
-	double ca = center(a, na, m->use_median), cb = center(b, nb, m->use_median);
+	double mw = st_mann_whitney(a, na, b, nb, &exact, &ties);
+	double ca = st_center(a, na, m->use_median), cb = st_center(b, nb, m->use_median);
 	json_t *flags = json_array(), *row;
 
-	cmp_welch_log(a, na, b, nb, &w);
-	cmp_outliers(a, na, fl);
+	st_welch_log(a, na, b, nb, &w);
+	st_outliers(a, na, fl);
 	for (size_t i = 0; i < na; i++)
 		if (fl[i])
 			json_array_append_new(flags, json_sprintf("A#%zu outlier (%s%s%s)", i + 1,
 								  fl[i] & 1 ? "1.5 IQR" : "",
 								  fl[i] == 3 ? ", " : "",
 								  fl[i] & 2 ? "3 MAD" : ""));
-	cmp_outliers(b, nb, fl);
+	st_outliers(b, nb, fl);
 	for (size_t i = 0; i < nb; i++)
 		if (fl[i])
 			json_array_append_new(flags, json_sprintf("B#%zu outlier (%s%s%s)", i + 1,
@@ -604,7 +187,7 @@ static void decide(json_t *rows, const struct cmp_opts *o)
 		p[i] = json_is_number(json_object_get(r, "welch_p"))
 			       ? json_number_value(json_object_get(r, "welch_p"))
 			       : NAN;
-	cmp_holm(p, n);
+	st_holm(p, n);
 	json_array_foreach(rows, i, r) {
 		double ratio = res_num(r, "ratio");
 		int lower = json_is_true(json_object_get(r, "lower_is_better"));
@@ -727,7 +310,7 @@ static void add_rows(json_t *rep, const json_t *ra, const json_t *rb, const char
 	char point[512], group[512];
 	const char *sa = res_str(ra, "status", "?"), *sb = res_str(rb, "status", "?");
 
-	point_desc(ra, var, point, sizeof(point));
+	cmp_point_desc(ra, var, point, sizeof(point));
 	res_group(res_meta_of(doca, ra), group, sizeof(group));
 	if (strcmp(sa, "ok") || strcmp(sb, "ok")) {
 		add_str(rep, "not_compared",
@@ -803,12 +386,12 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 		snprintf(lbl, sizeof(lbl), ndocs > 2 ? "B%zu" : "B", d);
 		for (size_t i = 0; i < na; i++) {
 			all[i] = json_array_get(ares, i);
-			ka[i] = point_key(all[i], 1, 0);
+			ka[i] = cmp_point_key(all[i], 1, 0);
 		}
 		/* B's results by point, each a queue in file order. */
 		for (size_t i = 0; i < nb; i++) {
 			all[na + i] = json_array_get(bres, i);
-			kb[i] = point_key(all[na + i], 1, 0);
+			kb[i] = cmp_point_key(all[na + i], 1, 0);
 			if (!kb[i])
 				continue;
 			json_t *q = json_object_get(bykey, kb[i]);
@@ -817,7 +400,7 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 				json_object_set_new(bykey, kb[i], q = json_array());
 			json_array_append_new(q, json_integer((json_int_t)i));
 		}
-		var = variation(all, nall);
+		var = cmp_variation(all, nall);
 		/* A point seen twice on a side (a directory of several hosts)
 		 * pairs in order: the first with the first. */
 		for (size_t i = 0; i < na; i++) {
@@ -888,7 +471,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 		all[i] = r;
 		if (!strcmp(res_str(r, "workload", ""), baseline))
 			continue;
-		char *k = point_key(r, 0, 1);
+		char *k = cmp_point_key(r, 0, 1);
 
 		if (!k)
 			continue;
@@ -899,12 +482,12 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 		json_array_append_new(q, json_integer((json_int_t)i));
 		free(k);
 	}
-	var = variation(all, n);
+	var = cmp_variation(all, n);
 	json_array_foreach(res, i, b) {
 		if (strcmp(res_str(b, "workload", ""), baseline))
 			continue;
 		nbase++;
-		char *kbase = point_key(b, 0, 1);
+		char *kbase = cmp_point_key(b, 0, 1);
 		json_t *q = kbase ? json_object_get(bykey, kbase) : NULL, *jv;
 		size_t qi;
 
@@ -955,420 +538,4 @@ size_t cmp_regressions(const json_t *report)
 	json_array_foreach(json_object_get(report, "rows"), i, r)
 		n += !strcmp(res_str(r, "verdict", ""), "regressed");
 	return n;
-}
-
-/* ---- output ---- */
-
-static void fmt_num(double v, char *buf, size_t len)
-{
-	double a = fabs(v);
-
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (a >= 1e9)
-		snprintf(buf, len, "%.4gG", v / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "%.4gM", v / 1e6);
-	else if (a >= 1e4)
-		snprintf(buf, len, "%.4gk", v / 1e3);
-	else
-		snprintf(buf, len, "%.4g", v);
-}
-
-static void fmt_p(double p, char *buf, size_t len)
-{
-	if (!isfinite(p))
-		snprintf(buf, len, "-");
-	else if (p < 1e-4)
-		snprintf(buf, len, "<1e-4");
-	else
-		snprintf(buf, len, "%.3g", p);
-}
-
-struct cells {
-	char c[13][256];
-};
-
-static const char *const heads[13] = { "workload", "point", "metric", "A", "B", "delta",
-				       "ratio [95% CI]", "p Welch", "p Holm", "p MW", "n A/B",
-				       "verdict", "flags" };
-
-static void row_cells(const json_t *r, int within, struct cells *c)
-{
-	char a[32], b[32], lo[32], hi[32];
-	const json_t *ci = json_object_get(r, "ratio_ci95");
-	double d = res_num(r, "delta_pct");
-	json_t *fl = json_object_get(r, "flags"), *f;
-	size_t i;
-
-	if (within)
-		snprintf(c->c[0], sizeof(c->c[0]), "%s vs %s", res_str(r, "b.workload", "?"),
-			 res_str(r, "a.workload", "?"));
-	else
-		snprintf(c->c[0], sizeof(c->c[0]), "%s", res_str(r, "workload", "?"));
-	snprintf(c->c[1], sizeof(c->c[1]), "%s", res_str(r, "point", ""));
-	snprintf(c->c[2], sizeof(c->c[2]), "%s%s", res_str(r, "metric", "?"),
-		 json_is_true(json_object_get(r, "lower_is_better")) ? " (lower better)" : "");
-	fmt_num(res_num(r, "a.value"), c->c[3], sizeof(c->c[3]));
-	fmt_num(res_num(r, "b.value"), c->c[4], sizeof(c->c[4]));
-	if (isfinite(d))
-		snprintf(c->c[5], sizeof(c->c[5]), "%+.1f%%", d);
-	else
-		snprintf(c->c[5], sizeof(c->c[5]), "-");
-	double lov = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
-	double hiv = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
-
-	snprintf(lo, sizeof(lo), isfinite(lov) ? "%.3f" : "-", lov);
-	snprintf(hi, sizeof(hi), isfinite(hiv) ? "%.3f" : "-", hiv);
-	if (isfinite(res_num(r, "ratio")))
-		snprintf(c->c[6], sizeof(c->c[6]), "%.3f [%s, %s]", res_num(r, "ratio"), lo, hi);
-	else
-		snprintf(c->c[6], sizeof(c->c[6]), "-");
-	fmt_p(res_num(r, "welch_p"), c->c[7], sizeof(c->c[7]));
-	fmt_p(res_num(r, "holm_p"), c->c[8], sizeof(c->c[8]));
-	fmt_p(res_num(r, "mw_p"), a, sizeof(a));
-	snprintf(c->c[9], sizeof(c->c[9]), "%s%s", a,
-		 json_is_false(json_object_get(r, "mw_exact")) ? " (normal)" : "");
-	snprintf(b, sizeof(b), "%.0f/%.0f", res_num(r, "a.n"), res_num(r, "b.n"));
-	snprintf(c->c[10], sizeof(c->c[10]), "%s", b);
-	snprintf(c->c[11], sizeof(c->c[11]), "%s", res_str(r, "verdict", "?"));
-	c->c[12][0] = '\0';
-	json_array_foreach(fl, i, f) {
-		size_t l = strlen(c->c[12]);
-
-		snprintf(c->c[12] + l, sizeof(c->c[12]) - l, "%s%s", l ? "; " : "",
-			 json_string_value(f));
-	}
-}
-
-static void print_list(FILE *f, const json_t *rep, const char *key, const char *prefix,
-		       enum cmp_format fmt)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(json_object_get(rep, key), i, v) {
-		if (fmt == CMP_HTML) {
-			fprintf(f, "<p class=\"%s\">%s", key, prefix);
-			html_esc(f, json_string_value(v));
-			fputs("</p>\n", f);
-		} else {
-			fprintf(f, "%s%s%s\n", fmt == CMP_MARKDOWN ? "- " : "", prefix,
-				json_string_value(v));
-		}
-	}
-}
-
-void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
-{
-	json_t *rows = json_object_get(rep, "rows"), *r, *v;
-	size_t n = json_array_size(rows), i;
-	int within = !strcmp(res_str(rep, "mode", ""), "within");
-	struct cells *cs;
-	int w[13] = { 0 }, groups = 0;
-
-	if (fmt == CMP_JSON) {
-		json_dumpf(rep, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', f);
-		return;
-	}
-	cs = calloc(n ? n : 1, sizeof(*cs));
-	if (!cs)
-		return;
-	json_array_foreach(rows, i, r) {
-		row_cells(r, within, &cs[i]);
-		if (i && strcmp(res_str(r, "group", ""),
-				res_str(json_array_get(rows, i - 1), "group", "")))
-			groups = 1;
-	}
-	const char *h1 = fmt == CMP_MARKDOWN ? "### " : fmt == CMP_HTML ? "<h3>" : "";
-
-	fprintf(f, "%sslicebench compare%s%s%s\n", h1,
-		within ? ": every workload vs " : "", within ? res_str(rep, "baseline", "?") : "",
-		fmt == CMP_HTML ? "</h3>" : "");
-	if (fmt == CMP_HTML)
-		fputs("<p>", f);
-	fprintf(f,
-		"noise band %.3g%%, alpha %.3g family-wise over %zu rows; the verdict follows "
-		"Welch's t-test on log values (Holm-adjusted), the exact Mann-Whitney U "
-		"p is a cross-check%s\n",
-		res_num(rep, "threshold_pct"), res_num(rep, "alpha"), n,
-		fmt == CMP_HTML ? "</p>" : fmt == CMP_MARKDOWN ? "\n" : "");
-	json_array_foreach(json_object_get(rep, "files"), i, v) {
-		if (fmt == CMP_HTML) {
-			fputs("<p class=\"file\">", f);
-			html_esc(f, res_str(v, "role", ""));
-			fputs(": <code>", f);
-			html_esc(f, res_str(v, "file", ""));
-			fputs("</code>: ", f);
-			html_esc(f, res_str(v, "meta", ""));
-			fputs("</p>\n", f);
-		} else {
-			fprintf(f, "%s%s: %s: %s\n", fmt == CMP_MARKDOWN ? "- " : "  ",
-				res_str(v, "role", ""), res_str(v, "file", ""), res_str(v, "meta", ""));
-		}
-	}
-	print_list(f, rep, "warnings", "WARNING: ", fmt);
-	print_list(f, rep, "notes", "note: ", fmt);
-	aa_print(f, rep, fmt);
-	if (fmt != CMP_HTML)
-		fputc('\n', f);
-	if (fmt == CMP_TEXT) {
-		for (int k = 0; k < 13; k++)
-			w[k] = (int)strlen(heads[k]);
-		for (i = 0; i < n; i++)
-			for (int k = 0; k < 13; k++)
-				if ((int)strlen(cs[i].c[k]) > w[k])
-					w[k] = (int)strlen(cs[i].c[k]);
-		w[12] = 0; /* the last column is not padded */
-	}
-	const char *prev = NULL;
-
-	if (fmt == CMP_HTML)
-		fputs("<table class=\"compare\">\n<tr>", f);
-	for (int k = 0; k < 13; k++) {
-		if (fmt == CMP_TEXT)
-			fprintf(f, "%-*s%s", w[k], heads[k], k < 12 ? "  " : "\n");
-		else if (fmt == CMP_MARKDOWN)
-			fprintf(f, "| %s %s", heads[k], k < 12 ? "" : "|\n");
-		else
-			fprintf(f, "<th>%s</th>%s", heads[k], k < 12 ? "" : "</tr>\n");
-	}
-	if (fmt == CMP_MARKDOWN)
-		fprintf(f, "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|---|---|\n");
-	json_array_foreach(rows, i, r) {
-		const char *g = res_str(r, "group", "");
-
-		if (groups && (!prev || strcmp(prev, g))) {
-			if (fmt == CMP_TEXT)
-				fprintf(f, "== %s ==\n", g);
-			else if (fmt == CMP_MARKDOWN)
-				fprintf(f, "| **%s** | | | | | | | | | | | | |\n", g);
-			else {
-				fputs("<tr><th colspan=\"13\">", f);
-				html_esc(f, g);
-				fputs("</th></tr>\n", f);
-			}
-		}
-		prev = g;
-		const char *verdict = cs[i].c[11];
-
-		if (fmt == CMP_HTML)
-			fprintf(f, "<tr class=\"%s\">", verdict);
-		for (int k = 0; k < 13; k++) {
-			const char *s = cs[i].c[k];
-
-			if (fmt == CMP_TEXT) {
-				fprintf(f, "%-*s%s", w[k], s, k < 12 ? "  " : "\n");
-			} else if (fmt == CMP_MARKDOWN) {
-				fputs("| ", f);
-				for (; *s; s++) /* a '|' would split the cell */
-					fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, f);
-				fprintf(f, " %s", k < 12 ? "" : "|\n");
-			} else {
-				fputs("<td>", f);
-				html_esc(f, s);
-				fputs(k < 12 ? "</td>" : "</td></tr>\n", f);
-			}
-		}
-	}
-	if (fmt == CMP_HTML)
-		fputs("</table>\n", f);
-	if (json_array_size(json_object_get(rep, "not_compared"))) {
-		if (fmt == CMP_HTML)
-			fputs("<p>not compared (no data on a side):</p>\n", f);
-		else
-			fprintf(f, "\nnot compared (no data on a side):\n");
-		print_list(f, rep, "not_compared", "", fmt);
-	}
-	free(cs);
-}
-
-/* ---- the verb ---- */
-
-static const struct cli_opt compare_opts[] = {
-	{ 'm', "metric", "LIST", "comma-separated, repeatable (default ops_per_sec)" },
-	{ 'f', "format", "FMT", "text | markdown | json | html (default text)" },
-	{ 't', "threshold", "PCT", "noise band in percent (default 5)" },
-	{ 'r', "fail-on-regression", NULL, "exit 1 when any row regressed" },
-	{ 'o', "out", "FILE", "write there (temp file + rename; a new path or a\n"
-			      "regular file, replaced), not stdout" },
-	{ 'w', "within", "FILE", "compare workloads inside one file" },
-	{ 'b', "baseline", "WL", "the baseline workload for --within" },
-	{ 'h', "help", NULL, "this text" },
-	{ 0 }
-};
-
-static void compare_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: slicebench compare A.json B.json [C.json ...] [options]\n"
-		"       slicebench compare --within A.json --baseline WORKLOAD [options]\n"
-		"\n"
-		"Pairs the results of each file with the baseline A by workload and\n"
-		"parameters (duration, warm-up, repetitions, events and timeout do not\n"
-		"define a point), or with --within every workload of one file with the\n"
-		"baseline workload at the same run parameters.  A file may be a\n"
-		"directory of result files; rows are then grouped by host / CPU / kernel.\n"
-		"\n"
-		"Statistics, per metric and pair, over one value per repetition:\n"
-		"  ratio   B/A of the geometric means, with its 95%% CI from Welch's\n"
-		"          t-test on log values (ratio-scale, skewed data; unequal\n"
-		"          variances).  This test decides the verdict.\n"
-		"  p MW    exact two-sided Mann-Whitney U, a distribution-free cross-check\n"
-		"          (it cannot reach p < 0.05 below 4 repetitions per side).\n"
-		"  p Holm  the Welch p after Holm's correction over all rows.\n"
-		"  verdict improved / regressed when the Holm p < 0.05 and the ratio lies\n"
-		"          outside the noise band; else inconclusive.  Lower-is-better\n"
-		"          metrics (latencies) invert the sense.\n"
-		"  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
-		"Meta differences that make a comparison suspect (CPU, PUs, VM accelerator,\n"
-		"virtualization, suite version, HZ, preemption model) are warned about on\n"
-		"stderr and in the table header; a different kernel is a note.  So are\n"
-		"two VM results' guest timing floors (meta.vm.calibration) that differ.\n"
-		"\n"
-		"\n");
-	cli_usage(f, compare_opts);
-	fprintf(f, "\nmetrics:\n");
-	for (size_t i = 0; cmp_metrics[i].name; i++)
-		fprintf(f, "  %-18s %s\n", cmp_metrics[i].name, cmp_metrics[i].help);
-	fprintf(f, "\nexit status: 0 done, 1 regression (with --fail-on-regression), 2 bad input\n");
-}
-
-static int cmp_parse_metrics(struct cmp_opts *o, const char *list, char *err, size_t len)
-{
-	char *dup = strdup(list), *save = NULL;
-
-	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		const struct cmp_metric *m = cmp_metric_find(t);
-
-		if (!m) {
-			snprintf(err, len, "--metric: unknown metric \"%s\" (see --help)", t);
-			free(dup);
-			return -1;
-		}
-		if (o->nmetrics == sizeof(o->metrics) / sizeof(o->metrics[0])) {
-			snprintf(err, len, "--metric: too many metrics");
-			free(dup);
-			return -1;
-		}
-		o->metrics[o->nmetrics++] = m;
-	}
-	free(dup);
-	return 0;
-}
-
-static int cmp_write_out(const char *path, const json_t *rep, enum cmp_format fmt, char *err,
-		  size_t len)
-{
-	struct outfile o;
-
-	if (!outfile_open(&o, path, err, len))
-		return -1;
-	cmp_print(o.f, rep, fmt);
-	return outfile_commit(&o, err, len);
-}
-
-int cmd_compare(int argc, char **argv)
-{
-	struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05 };
-	enum cmp_format fmt = CMP_TEXT;
-	const char *out = NULL, *within = NULL, *baseline = NULL;
-	int fail = 0, c, rc;
-	char err[8192], *end;
-
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, compare_opts)) != -1) {
-		switch (c) {
-		case 'm':
-			if (cmp_parse_metrics(&o, optarg, err, sizeof(err))) {
-				fprintf(stderr, "slicebench compare: %s\n", err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = CMP_TEXT;
-			else if (!strcmp(optarg, "markdown"))
-				fmt = CMP_MARKDOWN;
-			else if (!strcmp(optarg, "json"))
-				fmt = CMP_JSON;
-			else if (!strcmp(optarg, "html"))
-				fmt = CMP_HTML;
-			else {
-				fprintf(stderr, "slicebench compare: --format \"%s\": not one of "
-						"text, markdown, json, html\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 't':
-			o.threshold = strtod(optarg, &end) / 100;
-			if (end == optarg || *end || !(o.threshold >= 0 && o.threshold < 10)) {
-				fprintf(stderr, "slicebench compare: --threshold \"%s\": not a "
-						"percentage in 0..1000\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'r': fail = 1; break;
-		case 'o': out = optarg; break;
-		case 'w': within = optarg; break;
-		case 'b': baseline = optarg; break;
-		case 'h': compare_usage(stdout); return 0;
-		default: compare_usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (!o.nmetrics)
-		o.metrics[o.nmetrics++] = cmp_metric_find("ops_per_sec");
-	int nfiles = argc - optind;
-
-	if (within ? (nfiles != 0 || !baseline) : (nfiles < 2 || baseline)) {
-		fprintf(stderr, "slicebench compare: %s\n",
-			within ? (baseline ? "--within takes no other files"
-					   : "--within needs --baseline WORKLOAD")
-			       : baseline ? "--baseline only goes with --within"
-					  : "need a baseline and at least one file to compare");
-		compare_usage(stderr);
-		return EXIT_USAGE;
-	}
-	size_t nd = within ? 1 : (size_t)nfiles;
-	const char *const *names = within ? &within : (const char *const *)&argv[optind];
-	json_t **docs, *rep = NULL;
-
-	rc = res_load_all("slicebench compare", names, nd, &docs);
-	if (!rc) {
-		int e = within ? cmp_within(docs[0], names[0], baseline, &o, &rep, err, sizeof(err))
-			       : cmp_docs(docs, names, nd, &o, &rep, err, sizeof(err));
-
-		if (e) {
-			fprintf(stderr, "slicebench compare: %s\n", err);
-			rc = 2;
-		}
-	}
-	if (!rc) {
-		size_t i;
-		json_t *v;
-
-		/* Suspect comparisons are said on stderr too, so a redirected
-		 * table does not hide them. */
-		json_array_foreach(json_object_get(rep, "warnings"), i, v)
-			fprintf(stderr, "slicebench compare: WARNING: %s\n", json_string_value(v));
-		if (out) {
-			if (cmp_write_out(out, rep, fmt, err, sizeof(err))) {
-				fprintf(stderr, "slicebench compare: %s\n", err);
-				rc = 2;
-			}
-		} else {
-			cmp_print(stdout, rep, fmt);
-		}
-		size_t nreg = cmp_regressions(rep);
-
-		if (!rc && fail && nreg) {
-			fprintf(stderr, "slicebench compare: %zu row(s) regressed beyond %.3g%%\n",
-				nreg, 100 * o.threshold);
-			rc = 1;
-		}
-	}
-	res_free_all(docs, nd);
-	json_decref(rep);
-	return rc;
 }
