@@ -25,9 +25,12 @@ SB_LDFLAGS := -fsanitize=$(SAN)
 else
 BUILD    := build
 endif
+# harness/: the run engine; report/: the report verbs (compare, plot,
+# validate); workloads/: the locks and the program workloads.
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+REPORT_SRC  := $(wildcard report/*.c)
 WL_SRC      := $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
-LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(WL_SRC))
+LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC))
 TEST_SRC    := $(wildcard tests/unit/*.c)
 TEST_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
@@ -114,7 +117,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?=
 FUZZ_CFLAGS  := -g -O1 -std=gnu11 -pthread -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-FUZZ_SRC     := $(HARNESS_SRC) $(WL_SRC)
+FUZZ_SRC     := $(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC)
 FUZZ_BIN     := build/fuzz/fuzz_config build/fuzz/fuzz_result
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) | build/.deps-ok
 	@mkdir -p $(@D)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../harness/compare.h"
-#include "../../harness/resload.h"
+#include "../../report/compare.h"
+#include "../../report/resload.h"
 #include "../../harness/stats.h"
 #include "tap.h"
 

@@ -20,7 +20,7 @@
 
 #include "plotpanel.h"
 #include "resload.h"
-#include "stats.h"
+#include "../harness/stats.h"
 
 #define MAXREP 1000 /* the repetitions key's own bound (keys.c) */
 

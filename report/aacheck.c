@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "resload.h"
-#include "stats.h"
+#include "../harness/stats.h"
 
 /* params that must match between the real run and its control */
 static int same_point(const json_t *a, const json_t *b)

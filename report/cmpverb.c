@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cliopt.h"
-#include "exitcodes.h"
+#include "../harness/cliopt.h"
+#include "../harness/exitcodes.h"
 #include "outfile.h"
 #include "resload.h"
 

@@ -21,7 +21,7 @@
 #include "calfloor.h"
 #include "cmppair.h"
 #include "resload.h"
-#include "stats.h"
+#include "../harness/stats.h"
 #include "textfmt.h"
 
 const struct cmp_metric cmp_metrics[] = {
