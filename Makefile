@@ -142,7 +142,7 @@ kernel:
 clean:
 	rm -rf build
 
-# make bench: bench/bench.mk owns the bench targets.
--include bench/bench.mk
+# make bench: selfbench/bench.mk owns the targets that measure the harness.
+-include selfbench/bench.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)
