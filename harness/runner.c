@@ -50,13 +50,13 @@ static int nthreads_of(const json_t *v, const char *pin, unsigned *n, char *err,
 	return 0;
 }
 
+/* The loop key's values are indexed by enum wl_loop_kind; sampled when
+ * unset. */
 static enum wl_loop_kind loop_kind(const char *k)
 {
-	if (k && !strcmp(k, "bare"))
-		return LOOP_BARE;
-	if (k && !strcmp(k, "every"))
-		return LOOP_EVERY;
-	return LOOP_SAMPLED;
+	int i = key_enum_index(key_find(run_keys, "loop"), k);
+
+	return i < 0 ? LOOP_SAMPLED : (enum wl_loop_kind)i;
 }
 
 static void rep_free(struct rep *r)

@@ -20,6 +20,7 @@
 #include "aacheck.h"
 #include "calfloor.h"
 #include "cmppair.h"
+#include "../harness/keys.h"
 #include "resload.h"
 #include "../harness/stats.h"
 #include "textfmt.h"
@@ -103,7 +104,7 @@ static json_t *values_json(const double *x, size_t n)
 	return a;
 }
 
-#define MAXREP 1024
+#define MAXREP KEY_REPETITIONS_MAX
 
 /* One row: metric m of result ra (baseline) against rb. */
 static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, const char *fb,
