@@ -20,9 +20,10 @@
 
 #include "plotpanel.h"
 #include "resload.h"
+#include "../harness/keys.h"
 #include "../harness/stats.h"
 
-#define MAXREP 1000 /* the repetitions key's own bound (keys.c) */
+#define MAXREP KEY_REPETITIONS_MAX
 
 static int is_ok(const json_t *r)
 {
