@@ -26,10 +26,11 @@ else
 BUILD    := build
 endif
 # harness/: the run engine; report/: the report verbs (compare, plot,
-# validate); workloads/: the locks and the program workloads.
+# validate); locks/: the lock algorithms; workloads/: the registry and the
+# program workloads.
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
 REPORT_SRC  := $(wildcard report/*.c)
-WL_SRC      := $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
+WL_SRC      := $(wildcard locks/*.c) $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
 LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC))
 TEST_SRC    := $(wildcard tests/unit/*.c)
 TEST_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
