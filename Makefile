@@ -25,9 +25,13 @@ SB_LDFLAGS := -fsanitize=$(SAN)
 else
 BUILD    := build
 endif
+# harness/: the run engine; report/: the report verbs (compare, plot,
+# validate); locks/: the lock algorithms; workloads/: the registry and the
+# program workloads.
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
-WL_SRC      := $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
-LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(WL_SRC))
+REPORT_SRC  := $(wildcard report/*.c)
+WL_SRC      := $(wildcard locks/*.c) $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
+LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC))
 TEST_SRC    := $(wildcard tests/unit/*.c)
 TEST_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
@@ -114,7 +118,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?=
 FUZZ_CFLAGS  := -g -O1 -std=gnu11 -pthread -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-FUZZ_SRC     := $(HARNESS_SRC) $(WL_SRC)
+FUZZ_SRC     := $(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC)
 FUZZ_BIN     := build/fuzz/fuzz_config build/fuzz/fuzz_result
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) | build/.deps-ok
 	@mkdir -p $(@D)
@@ -139,7 +143,7 @@ kernel:
 clean:
 	rm -rf build
 
-# make bench: bench/bench.mk owns the bench targets.
--include bench/bench.mk
+# make bench: selfbench/bench.mk owns the targets that measure the harness.
+-include selfbench/bench.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

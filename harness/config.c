@@ -11,7 +11,6 @@
 
 #include "policy.h"
 #include "regfile.h"
-#include "topo.h"
 
 int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
 {
@@ -94,8 +93,6 @@ static int check_value(struct cfg_ctx *c, const struct key_desc *k, const json_t
 		known_policies(names, sizeof(names));
 		return cfg_fail(c, path, "\"%s\" is not one of %s", json_string_value(v), names);
 	}
-	if (!strcmp(k->name, "pin") && topo_check_pin(json_string_value(v), msg, sizeof(msg)))
-		return cfg_fail(c, path, "%s", msg);
 	if (k->check && k->check(v, msg, sizeof(msg)))
 		return cfg_fail(c, path, "%s", msg);
 	if (k->type == KT_OBJ && json_is_object(v)) {
@@ -117,28 +114,7 @@ static int check_value(struct cfg_ctx *c, const struct key_desc *k, const json_t
 			}
 			if (key_check(s, m, msg, sizeof(msg)))
 				return cfg_fail(c, sub, "%s", msg);
-			if (!strcmp(name, "policy") && strcmp(json_string_value(m), "other") &&
-			    strcmp(json_string_value(m), "fifo"))
-				return cfg_fail(c, sub, "\"%s\" is not one of other, fifo",
-						json_string_value(m));
 		}
-	}
-	if (!strcmp(k->name, "slice_ext_nsec") && json_integer_value(v) &&
-	    json_integer_value(v) < 5000)
-		return cfg_fail(c, path,
-				"%lld is below the kernel's 5000 ns minimum (0 = leave as is)",
-				(long long)json_integer_value(v));
-	if (!strcmp(k->name, "loop")) {
-		const char *s = json_string_value(v);
-
-		if (strcmp(s, "sampled") && strcmp(s, "bare") && strcmp(s, "every"))
-			return cfg_fail(c, path, "\"%s\" is not one of sampled, bare, every", s);
-	}
-	if (!strcmp(k->name, "keep")) {
-		const char *s = json_string_value(v);
-
-		if (strcmp(s, "all") && strcmp(s, "summary"))
-			return cfg_fail(c, path, "\"%s\" is not one of all, summary", s);
 	}
 	return 0;
 }

@@ -6,16 +6,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters.h"
+#include "knobs.h"
+#include "topo.h"
+#include "workload.h"
+
 #define VP(f) NULL, KEY_FIELD(struct victim_params, f)
 #define RP(f) NULL, KEY_FIELD(struct run_params, f)
+
+static const char *const victim_policies[] = { "other", "fifo", NULL };
+/* Indexed by enum wl_loop_kind. */
+static const char *const loop_kinds[LOOP_KINDS + 1] = {
+	[LOOP_SAMPLED] = "sampled", [LOOP_BARE] = "bare", [LOOP_EVERY] = "every", NULL
+};
+static const char *const keep_modes[] = { "all", "summary", NULL };
+
+static int check_pin(const json_t *v, char *msg, size_t len)
+{
+	return topo_check_pin(json_string_value(v), msg, len);
+}
+
+static int check_slice_ext(const json_t *v, char *msg, size_t len)
+{
+	json_int_t n = json_integer_value(v);
+
+	if (!n || n >= SLICE_EXT_NSEC_MIN)
+		return 0;
+	snprintf(msg, len, "%lld is below the kernel's %d ns minimum (0 = leave as is)",
+		 (long long)n, SLICE_EXT_NSEC_MIN);
+	return -1;
+}
 
 const struct key_desc victim_keys[] = {
 	{ "threads", KT_INT, "1", 1, 64, "threads", "latency probe threads (on the lock threads' PUs)",
 	  VP(threads) },
 	{ "interval_us", KT_INT, "1000", 10, 1000000, "us", "absolute-time sleep period",
 	  VP(interval_us) },
-	{ "policy", KT_STR, "\"other\"", 0, 0, "", "other (SCHED_OTHER) | fifo (SCHED_FIFO)",
-	  VP(policy) },
+	{ "policy", KT_ENUM, "\"other\"", 0, 0, "", "other (SCHED_OTHER) | fifo (SCHED_FIFO)",
+	  VP(policy), .values = victim_policies },
 	{ "priority", KT_INT, "1", 1, 99, "", "SCHED_FIFO priority (policy fifo only)", VP(priority) },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
@@ -46,7 +74,7 @@ const struct key_desc run_keys[] = {
 	  RP(cachelines) },
 	{ "pin", KT_STR, "\"compact\"", 0, 0, "",
 	  "none | compact | scatter | oversubscribe:N | cpus:LIST",
-	  RP(pin) },
+	  RP(pin), .check = check_pin },
 	{ "noise", KT_INT, "0", 0, 1024, "threads", "CPU hogs on the same PUs, to provoke preemption",
 	  RP(noise) },
 	{ "noise_sleep_ns", KT_INT, "0", 0, 1000000000, "ns",
@@ -60,31 +88,31 @@ const struct key_desc run_keys[] = {
 	  RP(duration_s) },
 	{ "warmup_s", KT_NUM, "0.2", 0, 3600, "s", "unmeasured run-in before each window",
 	  RP(warmup_s) },
-	{ "repetitions", KT_INT, "3", 1, 1000, "", "independent repetitions (fresh threads each)",
+	{ "repetitions", KT_INT, "3", 1, KEY_REPETITIONS_MAX, "", "independent repetitions (fresh threads each)",
 	  RP(repetitions) },
 	{ "ci_target_pct", KT_NUM, "0", 0, 100, "%",
 	  "auto repetitions: repeat until the ops/s 95% half-width is at most this share of the "
 	  "mean, from max(repetitions, 2) up to repetitions_max (0 = a fixed count)",
 	  RP(ci_target_pct) },
-	{ "repetitions_max", KT_INT, "20", 1, 1000, "",
+	{ "repetitions_max", KT_INT, "20", 1, KEY_REPETITIONS_MAX, "",
 	  "the most repetitions ci_target_pct may run", RP(repetitions_max) },
 	{ "sample_every", KT_INT, "64", 1, 1000000, "ops",
 	  "time one acquire/hold in this many operations",
 	  RP(sample_every) },
-	{ "loop", KT_STR, "\"sampled\"", 0, 0, "",
+	{ "loop", KT_ENUM, "\"sampled\"", 0, 0, "",
 	  "sampled | bare (no timing at all) | every (time every op)",
-	  RP(loop) },
+	  RP(loop), .values = loop_kinds },
 	{ "events", KT_LIST,
 	  "[\"cycles\",\"instructions\",\"cache-misses\",\"context-switches\","
 	  "\"cpu-migrations\",\"task-clock\",\"sched:sched_switch\"]",
-	  0, 16, "", "libpfm4 event names counted per thread in the window ([] = none)",
+	  0, CNT_MAX, "", "libpfm4 event names counted per thread in the window ([] = none)",
 	  RP(events) },
 	{ "victim", KT_OBJ, "null", 0, 0, "",
 	  "cyclictest-style wakeup-latency probe: {threads, interval_us, policy, priority}", victim_keys,
 	  KEY_FIELD(struct run_params, victim) },
 	{ "slice_ext_nsec", KT_INT, "0", 0, 1000000, "ns",
 	  "debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)",
-	  RP(slice_ext_nsec) },
+	  RP(slice_ext_nsec), .check = check_slice_ext },
 	{ "slice_trace", KT_INT, "1", 0, 2, "",
 	  "1 = time every grant from the slice timer's tracefs events in the window "
 	  "(policies that request; needs tracefs and kallsyms), 2 = also keep the "
@@ -93,9 +121,9 @@ const struct key_desc run_keys[] = {
 	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
 	  "watchdog; 0 = repetitions*(warmup+duration)+30 s",
 	  RP(timeout_s) },
-	{ "keep", KT_STR, "\"all\"", 0, 0, "",
+	{ "keep", KT_ENUM, "\"all\"", 0, 0, "",
 	  "all | summary (drop per-thread arrays and histogram buckets: size flat in threads)",
-	  RP(keep) },
+	  RP(keep), .values = keep_modes },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -149,8 +177,18 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 		}
 		return 0;
 	case KT_STR:
+	case KT_ENUM:
 		if (!json_is_string(v)) {
 			snprintf(msg, len, "must be a string");
+			return -1;
+		}
+		if (k->type == KT_ENUM && key_enum_index(k, json_string_value(v)) < 0) {
+			size_t off = (size_t)snprintf(msg, len, "\"%s\" is not one of",
+						      json_string_value(v));
+
+			for (size_t i = 0; k->values[i] && off < len; i++)
+				off += (size_t)snprintf(msg + off, len - off, "%s %s", i ? "," : "",
+							k->values[i]);
 			return -1;
 		}
 		return 0;
@@ -299,6 +337,7 @@ void key_bind(const struct key_desc *tab, const json_t *params, void *base)
 			*(double *)at = json_number_value(v);
 			break;
 		case KT_STR:
+		case KT_ENUM:
 			*(const char **)at = json_string_value(v);
 			break;
 		case KT_THREADS:
@@ -314,6 +353,14 @@ void key_bind(const struct key_desc *tab, const json_t *params, void *base)
 			break;
 		}
 	}
+}
+
+int key_enum_index(const struct key_desc *k, const char *s)
+{
+	for (size_t i = 0; s && k->values && k->values[i]; i++)
+		if (!strcmp(k->values[i], s))
+			return (int)i;
+	return -1;
 }
 
 void run_params_parse(const json_t *params, struct run_params *p)

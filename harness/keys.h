@@ -17,6 +17,7 @@ enum key_type {
 	KT_LIST,    /* JSON list of strings, taken whole (never swept) */
 	KT_OBJ,	    /* null, or an object of the keys in .sub (defaults filled in) */
 	KT_BOOL,    /* true or false */
+	KT_ENUM,    /* JSON string, one of .values */
 };
 
 struct key_desc {
@@ -34,7 +35,13 @@ struct key_desc {
 	/* The owner's check of one value (a KT_STR's grammar), NULL none:
 	 * 0, or -1 with the message; the config loader names the key. */
 	int (*check)(const json_t *v, char *msg, size_t len);
+	/* KT_ENUM: the allowed values, NULL-terminated (the only list of them). */
+	const char *const *values;
 };
+
+/* The most repetitions of one run (repetitions, repetitions_max); the
+ * readers of results size their arrays from it. */
+#define KEY_REPETITIONS_MAX 1000
 
 /* A key bound to field f of struct type s. */
 #define KEY_FIELD(s, f) .off = offsetof(s, f), .size = sizeof(((s *)0)->f)
@@ -73,13 +80,15 @@ json_t *key_default(const struct key_desc *k);
 /* A KT_OBJ value with its defaults filled in (new reference; null stays). */
 json_t *key_complete_obj(const struct key_desc *k, const json_t *v);
 /* Stores the bound keys of tab from params (every key resolved) at base:
- * KT_INT as an int of .size, KT_NUM as a double, KT_STR as a const char *,
- * KT_THREADS and KT_LIST as a const json_t *, KT_OBJ's .sub keys into the
- * struct at .off (left zeroed when the value is null).  Strings and JSON
- * point into params. */
+ * KT_INT as an int of .size, KT_NUM as a double, KT_STR and KT_ENUM as a
+ * const char *, KT_THREADS and KT_LIST as a const json_t *, KT_OBJ's .sub
+ * keys into the struct at .off (left zeroed when the value is null).
+ * Strings and JSON point into params. */
 void key_bind(const struct key_desc *tab, const json_t *params, void *base);
 /* The typed parameters of one run (params: every key resolved). */
 void run_params_parse(const json_t *params, struct run_params *p);
+/* The index of s in k->values (a KT_ENUM), or -1. */
+int key_enum_index(const struct key_desc *k, const char *s);
 /* One markdown table row per key (the README's key table). */
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope);
 

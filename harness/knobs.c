@@ -67,11 +67,15 @@ int knob_apply(const json_t *params, char *err, size_t len)
 	int rc = write_text(path, txt);
 
 	if (rc) {
+		char hint[96] = "";
+
+		if (rc == -ERANGE)
+			snprintf(hint, sizeof(hint),
+				 " (outside %d..%d ns unless the kernel has "
+				 "CONFIG_RSEQ_SLICE_EXT_WIDE_MAX)",
+				 SLICE_EXT_NSEC_MIN, SLICE_EXT_NSEC_MAX);
 		snprintf(err, len, "slice_ext_nsec %lld: the kernel refused it: %s%s",
-			 (long long)want, strerror(-rc),
-			 rc == -ERANGE ? " (outside 5000..50000 ns unless the kernel has "
-					 "CONFIG_RSEQ_SLICE_EXT_WIDE_MAX)"
-				       : "");
+			 (long long)want, strerror(-rc), hint);
 		knob_restore();
 		return -1;
 	}

@@ -6,6 +6,11 @@
 
 #include <jansson.h>
 
+/* The kernel's range for debugfs rseq/slice_ext_nsec (wider only with
+ * CONFIG_RSEQ_SLICE_EXT_WIDE_MAX). */
+#define SLICE_EXT_NSEC_MIN 5000
+#define SLICE_EXT_NSEC_MAX 50000
+
 /* Applies the run's system settings (slice_ext_nsec); 0, or -1 with the
  * reason the run cannot have them (the run is then "unsupported"). */
 int knob_apply(const json_t *params, char *err, size_t len);

@@ -19,7 +19,7 @@
 /* The critical section's parameters, copied out of wl_thread before the
  * loop: the lock's atomics are compiler barriers, so a field read through
  * t would be reloaded on every operation (t->sh->lines is two dependent
- * loads after the acquiring exchange), which bench/bare.c does not pay. */
+ * loads after the acquiring exchange), which selfbench/bare.c does not pay. */
 struct wl_cs {
 	struct wl_line *lines, *end; /* end: past the thread's last line */
 	uint64_t cs_iters, think_iters;

@@ -1,6 +1,6 @@
 /* rep.h - what the runner and the summary writer share: one repetition's
  * threads and their accounting, and the totals over a run's repetitions.
- * Private to runner.c and summary.c. */
+ * Private to runner.c, worker.c and summary.c. */
 #ifndef SB_REP_H
 #define SB_REP_H
 
@@ -69,6 +69,10 @@ struct run_acc {
 	json_t *rseq_reason;
 	struct hist acq, hold, victim;
 };
+
+/* worker.c: a repetition's thread, from the start gate to STOP (arg is its
+ * struct worker). */
+void *rep_worker(void *arg);
 
 /* runner.c: the operations of a repetition's lock threads. */
 uint64_t rep_total_ops(const struct rep *r);

@@ -14,7 +14,7 @@
 
 #include "outpath.h"
 #include "regfile.h"
-#include "textfmt.h"
+#include "txtshow.h"
 #include "signals.h"
 #include "sysinfo.h"
 

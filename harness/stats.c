@@ -1,4 +1,8 @@
-/* stats.c - mean, spread and confidence intervals (t quantiles from GSL). */
+/* stats.c - the suite's statistics: the summary of repetitions and
+ * threads (mean, spread, Student-t interval), and the A/B tests of
+ * `slicebench compare` (Welch's t-test on logs, exact Mann-Whitney U,
+ * Holm's step-down, outlier flags).  Quantiles of t and the normal
+ * distribution from GSL. */
 #include "stats.h"
 
 #include <math.h>
@@ -7,11 +11,23 @@
 
 #include <gsl/gsl_cdf.h>
 
-static int cmp_double(const void *a, const void *b)
+static int cmp_double(const void *x, const void *y)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double a = *(const double *)x, b = *(const double *)y;
 
-	return (x > y) - (x < y);
+	return (a > b) - (a < b);
+}
+
+static void mean_var(const double *x, size_t n, double *m, double *v)
+{
+	double s = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	*m = n ? s / (double)n : NAN;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - *m) * (x[i] - *m);
+	*v = n > 1 ? ss / (double)(n - 1) : NAN;
 }
 
 void st_summarize(const double *x, size_t n, struct st_summary *s)
@@ -21,15 +37,14 @@ void st_summarize(const double *x, size_t n, struct st_summary *s)
 	if (!n)
 		return;
 	double *sorted = malloc(n * sizeof(*sorted));
-	double sum = 0;
 
 	if (!sorted)
 		abort();
 	memcpy(sorted, x, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
-	for (size_t i = 0; i < n; i++)
-		sum += x[i];
-	s->mean = sum / (double)n;
+	double var;
+
+	mean_var(x, n, &s->mean, &var);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
 	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
@@ -37,11 +52,7 @@ void st_summarize(const double *x, size_t n, struct st_summary *s)
 	s->ci95_lo = s->ci95_hi = s->mean;
 	if (n < 2)
 		return;
-	double ss = 0;
-
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - s->mean) * (x[i] - s->mean);
-	s->stddev = sqrt(ss / (double)(n - 1));
+	s->stddev = sqrt(var);
 	double half = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * s->stddev / sqrt((double)n);
 
 	s->ci95_lo = s->mean - half;
@@ -64,4 +75,258 @@ json_t *st_summary_json(const struct st_summary *s)
 	return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "n", (json_int_t)s->n, "mean",
 			 s->mean, "stddev", s->stddev, "median", s->median, "min", s->min,
 			 "max", s->max, "ci95_lo", s->ci95_lo, "ci95_hi", s->ci95_hi);
+}
+
+/* ---- A/B tests ---- */
+
+void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct st_welch *w)
+{
+	double ma, va, mb, vb;
+
+	memset(w, 0, sizeof(*w));
+	w->ratio = w->lo = w->hi = w->t = w->df = w->p = NAN;
+	if (!na || !nb)
+		return;
+	/* Heap, not the stack: the sizes come from the input. */
+	double *la = malloc((na + nb) * sizeof(*la)), *lb = la + na;
+
+	if (!la)
+		return;
+	for (size_t i = 0; i < na + nb; i++) {
+		double x = i < na ? a[i] : b[i - na];
+
+		if (!(x > 0) || !isfinite(x)) {
+			free(la);
+			return;
+		}
+		la[i] = log(x);
+	}
+	w->ok = 1;
+	mean_var(la, na, &ma, &va);
+	mean_var(lb, nb, &mb, &vb);
+	free(la);
+	w->ratio = exp(mb - ma);
+	if (na < 2 || nb < 2)
+		return;
+	double sa = va / (double)na, sb = vb / (double)nb, se = sqrt(sa + sb);
+
+	if (se == 0) {
+		/* Constant on both sides: the difference is exact, or none. */
+		w->lo = w->hi = w->ratio;
+		w->p = mb == ma ? 1.0 : 0.0;
+		w->df = (double)(na + nb - 2);
+		w->t = mb == ma ? 0 : copysign(INFINITY, mb - ma);
+		return;
+	}
+	/* Welch-Satterthwaite degrees of freedom. */
+	w->df = (sa + sb) * (sa + sb) /
+		(sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	w->t = (mb - ma) / se;
+	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
+	if (w->p > 1)
+		w->p = 1;
+	double h = gsl_cdf_tdist_Pinv(0.975, w->df) * se;
+
+	w->lo = exp(mb - ma - h);
+	w->hi = exp(mb - ma + h);
+}
+
+#define MW_EXACT_MAX 50
+
+/* Counts of U = #(x > y) over all arrangements of m x's and n y's, by the
+ * recurrence f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u) (is the largest value an
+ * x or a y?), only additions so the doubles stay exact far enough. */
+static double *mw_counts(size_t m, size_t n)
+{
+	size_t U = m * n + 1;
+	double *prev = calloc((n + 1) * U, sizeof(double));
+	double *cur = calloc((n + 1) * U, sizeof(double));
+
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return NULL;
+	}
+	for (size_t j = 0; j <= n; j++)
+		prev[j * U] = 1; /* m = 0: one arrangement, U = 0 */
+	for (size_t i = 1; i <= m; i++) {
+		memset(cur, 0, (n + 1) * U * sizeof(double));
+		cur[0] = 1; /* n = 0 */
+		for (size_t j = 1; j <= n; j++)
+			for (size_t u = 0; u <= i * j; u++)
+				cur[j * U + u] = (u >= j ? prev[j * U + u - j] : 0) +
+						 cur[(j - 1) * U + u];
+		double *t = prev;
+
+		prev = cur;
+		cur = t;
+	}
+	double *res = malloc(U * sizeof(double));
+
+	if (res)
+		memcpy(res, prev + n * U, U * sizeof(double));
+	free(prev);
+	free(cur);
+	return res;
+}
+
+double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
+			int *ties)
+{
+	double u = 0;
+	size_t N = na + nb;
+
+	*exact = 0;
+	*ties = 0;
+	if (!na || !nb)
+		return NAN;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			if (a[i] > b[j])
+				u += 1;
+			else if (a[i] == b[j]) {
+				u += 0.5;
+				*ties = 1;
+			}
+		}
+	if (na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
+		double *f = mw_counts(na, nb), tot = 0, lo = 0, hi = 0;
+
+		if (f) {
+			for (size_t k = 0; k <= na * nb; k++) {
+				tot += f[k];
+				if ((double)k <= floor(u))
+					lo += f[k];
+				if ((double)k >= ceil(u))
+					hi += f[k];
+			}
+			free(f);
+			*exact = 1;
+			double p = 2 * fmin(lo, hi) / tot;
+
+			return p > 1 ? 1 : p;
+		}
+	}
+	/* Normal approximation with the tie-corrected variance. */
+	double *all = malloc(N * sizeof(double)), tsum = 0;
+
+	if (!all)
+		return NAN;
+	memcpy(all, a, na * sizeof(double));
+	memcpy(all + na, b, nb * sizeof(double));
+	for (size_t i = 0; i < N; i++) {
+		size_t t = 0;
+
+		for (size_t j = 0; j < N; j++)
+			t += all[j] == all[i];
+		tsum += (double)t * (double)t - 1; /* summed per member: (t^3 - t) per group */
+	}
+	free(all);
+	double mu = (double)na * (double)nb / 2;
+	double var = (double)na * (double)nb / 12 *
+		     ((double)N + 1 - tsum / ((double)N * ((double)N - 1)));
+
+	if (!(var > 0))
+		return 1;
+	double z = (fabs(u - mu) - 0.5) / sqrt(var);
+
+	return z <= 0 ? 1 : fmin(1, 2 * gsl_cdf_ugaussian_Q(z));
+}
+
+struct holm_ent {
+	double p;
+	size_t i;
+};
+
+static int holm_cmp(const void *x, const void *y)
+{
+	const struct holm_ent *a = x, *b = y;
+
+	return a->p < b->p ? -1 : a->p > b->p ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
+void st_holm(double *p, size_t n)
+{
+	struct holm_ent *e = malloc((n ? n : 1) * sizeof(*e));
+	size_t m = 0;
+
+	if (!e) { /* no correction possible: say nothing is significant */
+		for (size_t i = 0; i < n; i++)
+			p[i] = isfinite(p[i]) ? 1.0 : p[i];
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(p[i]))
+			e[m++] = (struct holm_ent){ p[i], i };
+	/* Rows can be thousands (a directory of results): n log n. */
+	qsort(e, m, sizeof(*e), holm_cmp);
+	double run = 0;
+
+	for (size_t k = 0; k < m; k++) {
+		double adj = fmin(1, (double)(m - k) * e[k].p);
+
+		run = fmax(run, adj); /* step-down: adjusted p never decreases */
+		p[e[k].i] = run;
+	}
+	free(e);
+}
+
+static double quantile_sorted(const double *s, size_t n, double q)
+{
+	double h = (double)(n - 1) * q;
+	size_t lo = (size_t)floor(h);
+
+	return lo + 1 < n ? s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]) : s[n - 1];
+}
+
+void st_outliers(const double *x, size_t n, int *flags)
+{
+	memset(flags, 0, n * sizeof(*flags));
+	if (n < 3)
+		return;
+	double *s = malloc(2 * n * sizeof(*s)), *dev = s + n;
+
+	if (!s)
+		return;
+	memcpy(s, x, n * sizeof(double));
+	qsort(s, n, sizeof(double), cmp_double);
+	double med = quantile_sorted(s, n, 0.5);
+
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - med);
+	qsort(dev, n, sizeof(double), cmp_double);
+	/* 1.4826 scales the MAD to a standard deviation for normal data. */
+	double mad = 1.4826 * quantile_sorted(dev, n, 0.5);
+
+	for (size_t i = 0; i < n; i++)
+		if (mad > 0 && fabs(x[i] - med) > 3 * mad)
+			flags[i] |= 2;
+	if (n >= 4) {
+		double q1 = quantile_sorted(s, n, 0.25), q3 = quantile_sorted(s, n, 0.75);
+		double iqr = q3 - q1;
+
+		for (size_t i = 0; i < n; i++)
+			if (x[i] < q1 - 1.5 * iqr || x[i] > q3 + 1.5 * iqr)
+				flags[i] |= 1;
+	}
+	free(s);
+}
+
+double st_center(const double *x, size_t n, int median)
+{
+	double m, v, *s;
+
+	if (!n)
+		return NAN;
+	if (!median) {
+		mean_var(x, n, &m, &v);
+		return m;
+	}
+	if (!(s = malloc(n * sizeof(*s))))
+		return NAN;
+	memcpy(s, x, n * sizeof(double));
+	qsort(s, n, sizeof(double), cmp_double);
+	m = quantile_sorted(s, n, 0.5);
+	free(s);
+	return m;
 }

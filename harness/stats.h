@@ -1,4 +1,6 @@
-/* stats.h - summary statistics of repetitions and threads. */
+/* stats.h - summary statistics of repetitions and threads, and the A/B
+ * tests of compare: Welch on logs (decides), exact Mann-Whitney U
+ * (cross-checks), Holm, outlier flags. */
 #ifndef SB_STATS_H
 #define SB_STATS_H
 
@@ -17,5 +19,26 @@ void st_summarize(const double *x, size_t n, struct st_summary *out);
  * 1/n = one thread did all the work.  1 when all are zero. */
 double st_jain(const double *x, size_t n);
 json_t *st_summary_json(const struct st_summary *s);
+
+/* Welch's t-test on log values: the ratio of geometric means b/a with
+ * its 95% CI.  p and the CI are NAN when either side has fewer than two
+ * values; any value <= 0 gives ok = 0. */
+struct st_welch {
+	int ok;
+	double ratio, lo, hi, t, df, p;
+};
+void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct st_welch *w);
+/* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
+ * values per side, else normal with tie correction.  *exact says which;
+ * *ties whether any value repeats across the samples. */
+double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
+		       int *ties);
+/* Holm step-down adjustment in place; NAN entries are left out. */
+void st_holm(double *p, size_t n);
+/* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
+ * MADs of the median (both need enough values to mean anything). */
+void st_outliers(const double *x, size_t n, int *flags);
+/* The mean of x, or its median when median is set; NAN when n = 0. */
+double st_center(const double *x, size_t n, int median);
 
 #endif

@@ -1,6 +1,6 @@
 /* workload.h - the contract between the harness and the locks.
  *
- * A lock is one file in workloads/ ending in one const struct wl_lock,
+ * A lock is one file in locks/ ending in one const struct wl_lock,
  * listed once in workloads/registry.c.  Its loops (loop.h: one per waiting
  * policy and loop kind) are instantiated inside that file from its inline
  * acquire/trylock/release, so the measured code has no indirect call; the

@@ -14,7 +14,7 @@ if ! make -s bench-bin BUILD="$BUILD" >"$TMP/build.log" 2>&1; then
 fi
 ok "bench: programs build"
 t0=$(date +%s)
-if BUILD=$BUILD bench/bench.sh --mode smoke --out "$TMP/bench.json" >"$TMP/table.md" 2>"$TMP/err.log"; then
+if BUILD=$BUILD selfbench/bench.sh --mode smoke --out "$TMP/bench.json" >"$TMP/table.md" 2>"$TMP/err.log"; then
 	ok "bench: smoke run finished in $(($(date +%s) - t0)) s"
 else
 	notok "bench: smoke run failed: $(tail -n 2 "$TMP/err.log" | tr '\n' ' ')"

@@ -137,7 +137,7 @@ rc=$?
 check "plot: --out under a file exits 2 with one line (rc=$rc)" \
 	test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1 -a -n "$(grep 'afile/sub: .*Not a directory' "$TMP/err")"
 mkdir -p "$TMP/tmpl"
-cp plots/*.gp "$TMP/tmpl/"
+cp report/templates/*.gp "$TMP/tmpl/"
 echo 'plot no_such_function(x)' >"$TMP/tmpl/counters.gp"
 "$SB" plot "$res" --out "$TMP/report6" --templates "$TMP/tmpl" 2>"$TMP/err"
 rc=$?

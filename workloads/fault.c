@@ -6,7 +6,7 @@
 #include <signal.h>
 
 #include "../harness/loop.h"
-#include "tas.h"
+#include "../locks/tas.h"
 
 /* Thread 0 breaks after this many critical sections: after the warm-up
  * has started, so the fault hits a run in full swing. */

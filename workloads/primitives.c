@@ -14,7 +14,7 @@
 
 #include "../harness/loop.h"
 #include "../harness/topo.h"
-#include "futex.h"
+#include "../locks/futex.h"
 
 struct prim_params {
 	uint64_t iterations;

@@ -1,5 +1,5 @@
 /* registry.c - every lock, every policy name and every named workload,
- * once.  Adding a lock: a file in workloads/ and a line in WL_LOCKS. */
+ * once.  Adding a lock: a file in locks/ and a line in WL_LOCKS. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../harness/resload.h"
+#include "../../report/resload.h"
 
 #define NAME "fuzz.json"
 

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../harness/compare.h"
-#include "../../harness/resload.h"
+#include "../../report/compare.h"
+#include "../../report/resload.h"
+#include "../../harness/stats.h"
 #include "tap.h"
 
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))
@@ -13,7 +14,7 @@
 int main(void)
 {
 	double a[5], b[5];
-	struct cmp_welch w;
+	struct st_welch w;
 	int exact, ties;
 
 	/* logs 1..5 vs 3.5..7.5: mean difference 2.5, both variances 2.5, so
@@ -22,7 +23,7 @@ int main(void)
 		a[i] = exp(1.0 + i);
 		b[i] = exp(3.5 + i);
 	}
-	cmp_welch_log(a, 5, b, 5, &w);
+	st_welch_log(a, 5, b, 5, &w);
 	CHECK(w.ok && NEAR(w.t, 2.5, 1e-9) && NEAR(w.df, 8, 1e-9), "welch: t = 2.5, df = 8 (got %g, %g)",
 	      w.t, w.df);
 	CHECK(NEAR(w.p, 0.03694, 5e-5), "welch: p = 0.03694 (got %.5f)", w.p);
@@ -31,13 +32,13 @@ int main(void)
 	CHECK(NEAR(log(w.lo), 2.5 - 2.306004, 1e-5) && NEAR(log(w.hi), 2.5 + 2.306004, 1e-5),
 	      "welch: 95%% CI from t(0.975, 8)");
 	/* U = 3 for 5 vs 5 without ties: P(U <= 3) = (1+1+2+3)/252. */
-	double p = cmp_mann_whitney(a, 5, b, 5, &exact, &ties);
+	double p = st_mann_whitney(a, 5, b, 5, &exact, &ties);
 
 	CHECK(exact && !ties && NEAR(p, 14.0 / 252, 1e-12), "mann-whitney: exact p = 14/252 (got %g)",
 	      p);
-	p = cmp_mann_whitney(a, 3, b + 2, 3, &exact, &ties);
+	p = st_mann_whitney(a, 3, b + 2, 3, &exact, &ties);
 	CHECK(exact && NEAR(p, 0.1, 1e-12), "mann-whitney: 3 vs 3 cannot go below 2/20 (got %g)", p);
-	p = cmp_mann_whitney(a, 4, b + 1, 4, &exact, &ties);
+	p = st_mann_whitney(a, 4, b + 1, 4, &exact, &ties);
 	CHECK(NEAR(p, 2.0 / 70, 1e-12), "mann-whitney: 4 vs 4 reaches 2/70 (got %g)", p);
 	double big_a[60], big_b[60];
 
@@ -45,17 +46,17 @@ int main(void)
 		big_a[i] = i;
 		big_b[i] = i + 0.5;
 	}
-	p = cmp_mann_whitney(big_a, 60, big_b, 60, &exact, &ties);
+	p = st_mann_whitney(big_a, 60, big_b, 60, &exact, &ties);
 	CHECK(!exact && p > 0.5 && p <= 1, "mann-whitney: normal beyond 50 per side (p %g)", p);
-	cmp_welch_log(a, 5, a, 5, &w);
+	st_welch_log(a, 5, a, 5, &w);
 	CHECK(NEAR(w.p, 1, 1e-12) && NEAR(w.ratio, 1, 1e-12), "welch: identical samples give p = 1");
 	a[2] = 0;
-	cmp_welch_log(a, 5, b, 5, &w);
+	st_welch_log(a, 5, b, 5, &w);
 	CHECK(!w.ok, "welch: a zero value means no log test");
 
 	double hp[3] = { 0.01, 0.04, 0.03 };
 
-	cmp_holm(hp, 3);
+	st_holm(hp, 3);
 	CHECK(NEAR(hp[0], 0.03, 1e-12) && NEAR(hp[1], 0.06, 1e-12) && NEAR(hp[2], 0.06, 1e-12),
 	      "holm: {0.01, 0.04, 0.03} -> {0.03, 0.06, 0.06}");
 	/* Sizes from the input, larger than the 8 MiB default stack: 2M rows
@@ -68,7 +69,7 @@ int main(void)
 
 	for (size_t k = 0; k < nbig; k++)
 		big[nbig - 1 - k] = (double)(k + 1) * 1e-9;
-	cmp_holm(big, nbig);
+	st_holm(big, nbig);
 	double top = fmin(1, (double)(nbig / 2) * (double)(nbig / 2 + 1) * 1e-9);
 
 	CHECK(NEAR(big[nbig - 1], (double)nbig * 1e-9, 1e-15) && NEAR(big[0], top, 1e-9),
@@ -76,22 +77,22 @@ int main(void)
 	      big[nbig - 1], (double)nbig * 1e-9, big[0], top);
 	for (size_t k = 0; k < nbig; k++)
 		big[k] = k == 7 ? 1e6 : 10.0 + (double)(k % 3);
-	cmp_outliers(big, nbig, bigfl);
+	st_outliers(big, nbig, bigfl);
 	size_t nfl = 0;
 
 	for (size_t k = 0; k < nbig; k++)
 		nfl += bigfl[k] != 0;
 	CHECK(nfl == 1 && bigfl[7] == 3, "outliers: 2M values on the heap, the one outlier found (%zu flagged)", nfl);
-	struct cmp_welch wb;
+	struct st_welch wb;
 
-	cmp_welch_log(big + 8, nbig / 2, big + 8, nbig / 2, &wb);
+	st_welch_log(big + 8, nbig / 2, big + 8, nbig / 2, &wb);
 	CHECK(wb.ok && NEAR(wb.ratio, 1.0, 1e-12), "welch: 1M values per side on the heap, ratio %g", wb.ratio);
 	free(big);
 	free(bigfl);
 	double x[5] = { 10, 10.1, 9.9, 10, 30 };
 	int fl[5];
 
-	cmp_outliers(x, 5, fl);
+	st_outliers(x, 5, fl);
 	CHECK(fl[4] == 3 && !fl[0] && !fl[1] && !fl[2] && !fl[3],
 	      "outliers: 30 among 10s is beyond 1.5 IQR and 3 MAD");
 

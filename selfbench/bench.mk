@@ -1,21 +1,21 @@
-# bench/bench.mk - `make bench`: what the harness itself costs.
+# selfbench/bench.mk - `make bench`: what the harness itself costs.
 # Included by the top Makefile, so CC, SB_CFLAGS, CFLAGS, LDLIBS, BUILD and LIB_OBJ are
 # the suite's own.  BENCH_MODE=smoke is the seconds-long run of make check.
 BENCH_MODE ?= full
 BENCH_OUT  ?= results/bench
-BENCH_SOLO := $(BUILD)/bench/bare $(BUILD)/bench/sleepcost
-BENCH_LIB  := $(BUILD)/bench/ratio $(BUILD)/bench/writecost
+BENCH_SOLO := $(BUILD)/selfbench/bare $(BUILD)/selfbench/sleepcost
+BENCH_LIB  := $(BUILD)/selfbench/ratio $(BUILD)/selfbench/writecost
 
 .PHONY: bench bench-bin
 bench-bin: $(BUILD)/slicebench $(BENCH_SOLO) $(BENCH_LIB)
 
 bench: bench-bin
-	@BUILD=$(BUILD) bench/bench.sh --mode $(BENCH_MODE) --out-dir $(BENCH_OUT)
+	@BUILD=$(BUILD) selfbench/bench.sh --mode $(BENCH_MODE) --out-dir $(BENCH_OUT)
 
 # bare and sleepcost use the workload headers and jansson, nothing else.
-$(BENCH_SOLO): $(BUILD)/bench/%: $(BUILD)/bench/%.o
+$(BENCH_SOLO): $(BUILD)/selfbench/%: $(BUILD)/selfbench/%.o
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ratio and writecost reuse the harness's statistics and result writer.
-$(BENCH_LIB): $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB_OBJ)
+$(BENCH_LIB): $(BUILD)/selfbench/%: $(BUILD)/selfbench/%.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

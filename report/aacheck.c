@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "resload.h"
+#include "../harness/stats.h"
 
 /* params that must match between the real run and its control */
 static int same_point(const json_t *a, const json_t *b)
@@ -71,10 +72,10 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 {
 	double *a, *b, band = o->threshold;
 	size_t na = ops_of(dry, &a), nb = ops_of(real, &b);
-	struct cmp_welch w;
+	struct st_welch w;
 	const char *verdict = "inconclusive";
 
-	cmp_welch_log(a, na, b, nb, &w);
+	st_welch_log(a, na, b, nb, &w);
 	free(a);
 	free(b);
 	if (w.ok && isfinite(w.lo) && w.lo >= 1 / (1 + band) && w.hi <= 1 + band)

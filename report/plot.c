@@ -5,7 +5,7 @@
  * failure is reported with its stderr and makes the verb exit 1. */
 #define _GNU_SOURCE
 #include "plot.h"
-#include "cliopt.h"
+#include "../harness/cliopt.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "exitcodes.h"
+#include "../harness/exitcodes.h"
 #include "forest.h"
 #include "gnuplot.h"
 #include "plothtml.h"
@@ -27,12 +27,14 @@
 #include "resload.h"
 
 #define MAXBASE 4
+/* The gnuplot templates, relative to the tree. */
+#define TEMPLATES "report/templates"
 
-/* plots/ next to the binary's tree (build/slicebench, build/san-x/...),
- * else ./plots. */
+/* report/templates/ of the binary's tree (build/slicebench,
+ * build/san-x/...), else of the working directory. */
 static int find_templates(char *buf, size_t len)
 {
-	static const char *const rel[] = { "/../plots", "/../../plots", NULL };
+	static const char *const rel[] = { "/../" TEMPLATES, "/../../" TEMPLATES, NULL };
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
@@ -50,8 +52,8 @@ static int find_templates(char *buf, size_t len)
 			}
 		}
 	}
-	if (!access("plots/forest.gp", R_OK)) {
-		snprintf(buf, len, "plots");
+	if (!access(TEMPLATES "/forest.gp", R_OK)) {
+		snprintf(buf, len, "%s", TEMPLATES);
 		return 0;
 	}
 	return -1;
@@ -92,7 +94,7 @@ fail:
 static const struct cli_opt plot_opts[] = {
 	{ 'o', "out", "DIR", "output directory (created)" },
 	{ 'b', "baseline", "NAME", "draw an answer figure against workload NAME (up to " STR(MAXBASE) ")" },
-	{ 'T', "templates", "DIR", "gnuplot templates (default: plots/ of the tree)" },
+	{ 'T', "templates", "DIR", "gnuplot templates (default: " TEMPLATES " of the tree)" },
 	{ 'm', "metric", "NAME", "metric of the comparisons (default ops_per_sec)" },
 	{ 'h', "help", NULL, "this text" },
 	{ 0 }
@@ -104,9 +106,10 @@ static void plot_usage(FILE *f)
 		"usage: slicebench plot RESULT.json [MORE.json | DIR ...] --out DIR\n"
 		"                       [--baseline WORKLOAD]... [--templates DIR] [--metric NAME]\n"
 		"\n"
-		"Renders PNG and SVG figures with gnuplot (templates in plots/*.gp, data as\n"
-		"DIR/NAME.dat) and DIR/index.html, the report: the study's description, the\n"
-		"answer figures and verdicts, every figure with a caption, the machines.\n"
+		"Renders PNG and SVG figures with gnuplot (templates in " TEMPLATES "/*.gp,\n"
+		"data as DIR/NAME.dat) and DIR/index.html, the report: the study's\n"
+		"description, the answer figures and verdicts, every figure with a caption,\n"
+		"the machines.\n"
 		"Figures: answer-WORKLOAD (each workload of each input against the baseline,\n"
 		"as a forest chart), answer-primitives (the primitives workload's costs),\n"
 		"compare (each input against the first), throughput_threads, throughput_cs,\n"
@@ -284,7 +287,7 @@ int cmd_plot(int argc, char **argv)
 	if (!tdir) {
 		if (find_templates(tbuf, sizeof(tbuf))) {
 			fprintf(stderr, "slicebench plot: cannot find the gnuplot templates "
-					"(plots/*.gp); give --templates DIR\n");
+					"(" TEMPLATES "/*.gp); give --templates DIR\n");
 			return EXIT_USAGE;
 		}
 		tdir = tbuf;

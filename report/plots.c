@@ -2,7 +2,7 @@
  * and against the critical-section length, the latency distributions, the
  * extension-length trade-off and the counters.  Each collects points with
  * their panel and series (plotpanel.h) and leaves the drawing to its
- * template in plots/. */
+ * template in report/templates/. */
 #include "plots.h"
 
 #include <math.h>

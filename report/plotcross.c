@@ -18,11 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "plotpanel.h"
 #include "resload.h"
+#include "../harness/keys.h"
+#include "../harness/stats.h"
 
-#define MAXREP 1000 /* the repetitions key's own bound (keys.c) */
+#define MAXREP KEY_REPETITIONS_MAX
 
 static int is_ok(const json_t *r)
 {
@@ -230,14 +231,14 @@ static void ratio(struct plotctx *c, const struct facet *fa, const json_t *by)
 		json_array_foreach(res, i, r) {
 			struct ppt pt = { .x = res_num(r, "nthreads") };
 			const json_t *bi = is_baseline(r) ? NULL : baseline_of(by, d, r);
-			struct cmp_welch w;
+			struct st_welch w;
 
 			if (!bi || !(pt.x > 0))
 				continue;
 			size_t na = rep_ops(json_array_get(res, (size_t)json_integer_value(bi)), a);
 			size_t nb = rep_ops(r, b);
 
-			cmp_welch_log(a, na, b, nb, &w);
+			st_welch_log(a, na, b, nb, &w);
 			if (!w.ok || !(w.ratio > 0))
 				continue;
 			pt.y = w.ratio;

@@ -1,5 +1,5 @@
-/* compare.h - A/B statistics over result files: pairing, Welch's t-test on
- * log values (decides), exact Mann-Whitney U (cross-checks), Holm, verdicts. */
+/* compare.h - A/B comparison of result files: pairing, verdicts (the tests
+ * themselves are in stats.h), the printed report. */
 #ifndef SB_COMPARE_H
 #define SB_COMPARE_H
 
@@ -30,25 +30,6 @@ struct cmp_opts {
 };
 
 enum cmp_format { CMP_TEXT, CMP_MARKDOWN, CMP_JSON, CMP_HTML };
-
-/* Welch's t-test on log values: the ratio of geometric means b/a with
- * its 95% CI.  p and the CI are NAN when either side has fewer than two
- * values; any value <= 0 gives ok = 0. */
-struct cmp_welch {
-	int ok;
-	double ratio, lo, hi, t, df, p;
-};
-void cmp_welch_log(const double *a, size_t na, const double *b, size_t nb, struct cmp_welch *w);
-/* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
- * values per side, else normal with tie correction.  *exact says which;
- * *ties whether any value repeats across the samples. */
-double cmp_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
-			int *ties);
-/* Holm step-down adjustment in place; NAN entries are left out. */
-void cmp_holm(double *p, size_t n);
-/* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
- * MADs of the median (both need enough values to mean anything). */
-void cmp_outliers(const double *x, size_t n, int *flags);
 
 /* docs[0] is the baseline; each other document is compared with it.
  * 0 with *report, or -1 with err (nothing pairs: no overlapping runs). */

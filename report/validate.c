@@ -9,7 +9,7 @@
 
 #include "resload.h"
 
-#include "exitcodes.h"
+#include "../harness/exitcodes.h"
 
 struct vctx {
 	const char *file;

@@ -1,5 +1,5 @@
 /* plot.h - `slicebench plot`: gnuplot reports (PNG + SVG + index.html)
- * from result files, templates in plots/NAME.gp. */
+ * from result files, templates in report/templates/NAME.gp. */
 #ifndef SB_PLOT_H
 #define SB_PLOT_H
 

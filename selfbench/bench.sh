@@ -2,8 +2,8 @@
 # bench.sh - what the harness itself costs: instrumentation overhead, the
 # harness against a bare loop and the hardware floor, parity with
 # `perf bench futex lock-pi`, scale in threads, and the suites' wall times.
-#   bench/bench.sh [--mode full|smoke] [--out-dir DIR] [--out FILE]
-#   bench/bench.sh --table RESULT.json     (the table of an earlier run)
+#   selfbench/bench.sh [--mode full|smoke] [--out-dir DIR] [--out FILE]
+#   selfbench/bench.sh --table RESULT.json     (the table of an earlier run)
 # Writes DIR/<utc>-<host>.json ({"schema": "slicebench/1", "kind": "bench"})
 # and prints the table.  `make bench` runs it; `make check` runs the smoke
 # mode, which only keeps this script from rotting: its numbers mean nothing.
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 BUILD=${BUILD:-build}
 SB=$BUILD/slicebench
-BIN=$BUILD/bench
+BIN=$BUILD/selfbench
 mode=full outdir=results/bench out=""
 
 usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -515,7 +515,7 @@ else
 		skip "vm boot to first result" "no cached guest kernel (kernel/build.sh not run)"
 	else
 		# One 0.05 s run: the wall is boot + the first result + its transfer.
-		suite_time "vm boot to first result" 15 scripts/vm.sh --config bench/configs/first.json \
+		suite_time "vm boot to first result" 15 scripts/vm.sh --config selfbench/configs/first.json \
 			--out "$W/vm.json" --kernel "$kp" --no-selftest --timeout 120
 	fi
 fi

@@ -1,7 +1,7 @@
 /* resload.c - load and validate result files for compare and plot. */
 #define _GNU_SOURCE
 #include "resload.h"
-#include "exitcodes.h"
+#include "../harness/exitcodes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "regfile.h"
+#include "../harness/regfile.h"
 
 json_t *res_get(const json_t *obj, const char *path)
 {

@@ -1,6 +1,6 @@
 /* bare.c - the reference for "harness vs bare loop": one thread pinned to
  * a CPU runs lock, one shared cache-line increment, unlock, with the same
- * inline locks as workloads/ and the same per-op phase check as the
+ * inline locks as locks/ and the same per-op phase check as the
  * harness's loop, and nothing else.  Warm-up and window are timed by the
  * main thread exactly as runner.c does, so the two ops/s compare 1:1.  The
  * worker's own CPU time over the window (its thread CPU clock, read by the
@@ -19,9 +19,9 @@
 #include <jansson.h>
 
 #include "../harness/exitcodes.h"
-#include "../workloads/adaptive.h"
-#include "../workloads/futex.h"
-#include "../workloads/tas.h"
+#include "../locks/adaptive.h"
+#include "../locks/futex.h"
+#include "../locks/tas.h"
 
 static _Alignas(64) _Atomic int phase; /* 0 warm-up, 1 window, 2 stop */
 static _Alignas(64) struct wl_line line;

@@ -1,6 +1,6 @@
 /* gnuplot.h - running gnuplot for `slicebench plot`: one plot is a .dat
- * file plus a template from plots/ that only draws; the terminal, output,
- * and every per-series setting are passed with -e. */
+ * file plus a template from report/templates/ that only draws; the
+ * terminal, output, and every per-series setting are passed with -e. */
 #ifndef SB_GNUPLOT_H
 #define SB_GNUPLOT_H
 

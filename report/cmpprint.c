@@ -1,0 +1,238 @@
+/* cmpprint.c - the report of `slicebench compare` as text, Markdown,
+ * JSON or HTML. */
+#define _GNU_SOURCE
+#include "compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aacheck.h"
+#include "resload.h"
+#include "textfmt.h"
+
+static void fmt_num(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (a >= 1e9)
+		snprintf(buf, len, "%.4gG", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.4gM", v / 1e6);
+	else if (a >= 1e4)
+		snprintf(buf, len, "%.4gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+static void fmt_p(double p, char *buf, size_t len)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-4)
+		snprintf(buf, len, "<1e-4");
+	else
+		snprintf(buf, len, "%.3g", p);
+}
+
+struct cells {
+	char c[13][256];
+};
+
+static const char *const heads[13] = { "workload", "point", "metric", "A", "B", "delta",
+				       "ratio [95% CI]", "p Welch", "p Holm", "p MW", "n A/B",
+				       "verdict", "flags" };
+
+static void row_cells(const json_t *r, int within, struct cells *c)
+{
+	char a[32], b[32], lo[32], hi[32];
+	const json_t *ci = json_object_get(r, "ratio_ci95");
+	double d = res_num(r, "delta_pct");
+	json_t *fl = json_object_get(r, "flags"), *f;
+	size_t i;
+
+	if (within)
+		snprintf(c->c[0], sizeof(c->c[0]), "%s vs %s", res_str(r, "b.workload", "?"),
+			 res_str(r, "a.workload", "?"));
+	else
+		snprintf(c->c[0], sizeof(c->c[0]), "%s", res_str(r, "workload", "?"));
+	snprintf(c->c[1], sizeof(c->c[1]), "%s", res_str(r, "point", ""));
+	snprintf(c->c[2], sizeof(c->c[2]), "%s%s", res_str(r, "metric", "?"),
+		 json_is_true(json_object_get(r, "lower_is_better")) ? " (lower better)" : "");
+	fmt_num(res_num(r, "a.value"), c->c[3], sizeof(c->c[3]));
+	fmt_num(res_num(r, "b.value"), c->c[4], sizeof(c->c[4]));
+	if (isfinite(d))
+		snprintf(c->c[5], sizeof(c->c[5]), "%+.1f%%", d);
+	else
+		snprintf(c->c[5], sizeof(c->c[5]), "-");
+	double lov = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
+	double hiv = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+
+	snprintf(lo, sizeof(lo), isfinite(lov) ? "%.3f" : "-", lov);
+	snprintf(hi, sizeof(hi), isfinite(hiv) ? "%.3f" : "-", hiv);
+	if (isfinite(res_num(r, "ratio")))
+		snprintf(c->c[6], sizeof(c->c[6]), "%.3f [%s, %s]", res_num(r, "ratio"), lo, hi);
+	else
+		snprintf(c->c[6], sizeof(c->c[6]), "-");
+	fmt_p(res_num(r, "welch_p"), c->c[7], sizeof(c->c[7]));
+	fmt_p(res_num(r, "holm_p"), c->c[8], sizeof(c->c[8]));
+	fmt_p(res_num(r, "mw_p"), a, sizeof(a));
+	snprintf(c->c[9], sizeof(c->c[9]), "%s%s", a,
+		 json_is_false(json_object_get(r, "mw_exact")) ? " (normal)" : "");
+	snprintf(b, sizeof(b), "%.0f/%.0f", res_num(r, "a.n"), res_num(r, "b.n"));
+	snprintf(c->c[10], sizeof(c->c[10]), "%s", b);
+	snprintf(c->c[11], sizeof(c->c[11]), "%s", res_str(r, "verdict", "?"));
+	c->c[12][0] = '\0';
+	json_array_foreach(fl, i, f) {
+		size_t l = strlen(c->c[12]);
+
+		snprintf(c->c[12] + l, sizeof(c->c[12]) - l, "%s%s", l ? "; " : "",
+			 json_string_value(f));
+	}
+}
+
+static void print_list(FILE *f, const json_t *rep, const char *key, const char *prefix,
+		       enum cmp_format fmt)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(json_object_get(rep, key), i, v) {
+		if (fmt == CMP_HTML) {
+			fprintf(f, "<p class=\"%s\">%s", key, prefix);
+			html_esc(f, json_string_value(v));
+			fputs("</p>\n", f);
+		} else {
+			fprintf(f, "%s%s%s\n", fmt == CMP_MARKDOWN ? "- " : "", prefix,
+				json_string_value(v));
+		}
+	}
+}
+
+void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
+{
+	json_t *rows = json_object_get(rep, "rows"), *r, *v;
+	size_t n = json_array_size(rows), i;
+	int within = !strcmp(res_str(rep, "mode", ""), "within");
+	struct cells *cs;
+	int w[13] = { 0 }, groups = 0;
+
+	if (fmt == CMP_JSON) {
+		json_dumpf(rep, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', f);
+		return;
+	}
+	cs = calloc(n ? n : 1, sizeof(*cs));
+	if (!cs)
+		return;
+	json_array_foreach(rows, i, r) {
+		row_cells(r, within, &cs[i]);
+		if (i && strcmp(res_str(r, "group", ""),
+				res_str(json_array_get(rows, i - 1), "group", "")))
+			groups = 1;
+	}
+	const char *h1 = fmt == CMP_MARKDOWN ? "### " : fmt == CMP_HTML ? "<h3>" : "";
+
+	fprintf(f, "%sslicebench compare%s%s%s\n", h1,
+		within ? ": every workload vs " : "", within ? res_str(rep, "baseline", "?") : "",
+		fmt == CMP_HTML ? "</h3>" : "");
+	if (fmt == CMP_HTML)
+		fputs("<p>", f);
+	fprintf(f,
+		"noise band %.3g%%, alpha %.3g family-wise over %zu rows; the verdict follows "
+		"Welch's t-test on log values (Holm-adjusted), the exact Mann-Whitney U "
+		"p is a cross-check%s\n",
+		res_num(rep, "threshold_pct"), res_num(rep, "alpha"), n,
+		fmt == CMP_HTML ? "</p>" : fmt == CMP_MARKDOWN ? "\n" : "");
+	json_array_foreach(json_object_get(rep, "files"), i, v) {
+		if (fmt == CMP_HTML) {
+			fputs("<p class=\"file\">", f);
+			html_esc(f, res_str(v, "role", ""));
+			fputs(": <code>", f);
+			html_esc(f, res_str(v, "file", ""));
+			fputs("</code>: ", f);
+			html_esc(f, res_str(v, "meta", ""));
+			fputs("</p>\n", f);
+		} else {
+			fprintf(f, "%s%s: %s: %s\n", fmt == CMP_MARKDOWN ? "- " : "  ",
+				res_str(v, "role", ""), res_str(v, "file", ""), res_str(v, "meta", ""));
+		}
+	}
+	print_list(f, rep, "warnings", "WARNING: ", fmt);
+	print_list(f, rep, "notes", "note: ", fmt);
+	aa_print(f, rep, fmt);
+	if (fmt != CMP_HTML)
+		fputc('\n', f);
+	if (fmt == CMP_TEXT) {
+		for (int k = 0; k < 13; k++)
+			w[k] = (int)strlen(heads[k]);
+		for (i = 0; i < n; i++)
+			for (int k = 0; k < 13; k++)
+				if ((int)strlen(cs[i].c[k]) > w[k])
+					w[k] = (int)strlen(cs[i].c[k]);
+		w[12] = 0; /* the last column is not padded */
+	}
+	const char *prev = NULL;
+
+	if (fmt == CMP_HTML)
+		fputs("<table class=\"compare\">\n<tr>", f);
+	for (int k = 0; k < 13; k++) {
+		if (fmt == CMP_TEXT)
+			fprintf(f, "%-*s%s", w[k], heads[k], k < 12 ? "  " : "\n");
+		else if (fmt == CMP_MARKDOWN)
+			fprintf(f, "| %s %s", heads[k], k < 12 ? "" : "|\n");
+		else
+			fprintf(f, "<th>%s</th>%s", heads[k], k < 12 ? "" : "</tr>\n");
+	}
+	if (fmt == CMP_MARKDOWN)
+		fprintf(f, "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|---|---|\n");
+	json_array_foreach(rows, i, r) {
+		const char *g = res_str(r, "group", "");
+
+		if (groups && (!prev || strcmp(prev, g))) {
+			if (fmt == CMP_TEXT)
+				fprintf(f, "== %s ==\n", g);
+			else if (fmt == CMP_MARKDOWN)
+				fprintf(f, "| **%s** | | | | | | | | | | | | |\n", g);
+			else {
+				fputs("<tr><th colspan=\"13\">", f);
+				html_esc(f, g);
+				fputs("</th></tr>\n", f);
+			}
+		}
+		prev = g;
+		const char *verdict = cs[i].c[11];
+
+		if (fmt == CMP_HTML)
+			fprintf(f, "<tr class=\"%s\">", verdict);
+		for (int k = 0; k < 13; k++) {
+			const char *s = cs[i].c[k];
+
+			if (fmt == CMP_TEXT) {
+				fprintf(f, "%-*s%s", w[k], s, k < 12 ? "  " : "\n");
+			} else if (fmt == CMP_MARKDOWN) {
+				fputs("| ", f);
+				for (; *s; s++) /* a '|' would split the cell */
+					fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, f);
+				fprintf(f, " %s", k < 12 ? "" : "|\n");
+			} else {
+				fputs("<td>", f);
+				html_esc(f, s);
+				fputs(k < 12 ? "</td>" : "</td></tr>\n", f);
+			}
+		}
+	}
+	if (fmt == CMP_HTML)
+		fputs("</table>\n", f);
+	if (json_array_size(json_object_get(rep, "not_compared"))) {
+		if (fmt == CMP_HTML)
+			fputs("<p>not compared (no data on a side):</p>\n", f);
+		else
+			fprintf(f, "\nnot compared (no data on a side):\n");
+		print_list(f, rep, "not_compared", "", fmt);
+	}
+	free(cs);
+}

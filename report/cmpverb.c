@@ -1,0 +1,201 @@
+/* cmpverb.c - the `slicebench compare` verb: options, inputs, exit codes. */
+#define _GNU_SOURCE
+#include "compare.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/cliopt.h"
+#include "../harness/exitcodes.h"
+#include "outfile.h"
+#include "resload.h"
+
+static const struct cli_opt compare_opts[] = {
+	{ 'm', "metric", "LIST", "comma-separated, repeatable (default ops_per_sec)" },
+	{ 'f', "format", "FMT", "text | markdown | json | html (default text)" },
+	{ 't', "threshold", "PCT", "noise band in percent (default 5)" },
+	{ 'r', "fail-on-regression", NULL, "exit 1 when any row regressed" },
+	{ 'o', "out", "FILE", "write there (temp file + rename; a new path or a\n"
+			      "regular file, replaced), not stdout" },
+	{ 'w', "within", "FILE", "compare workloads inside one file" },
+	{ 'b', "baseline", "WL", "the baseline workload for --within" },
+	{ 'h', "help", NULL, "this text" },
+	{ 0 }
+};
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: slicebench compare A.json B.json [C.json ...] [options]\n"
+		"       slicebench compare --within A.json --baseline WORKLOAD [options]\n"
+		"\n"
+		"Pairs the results of each file with the baseline A by workload and\n"
+		"parameters (duration, warm-up, repetitions, events and timeout do not\n"
+		"define a point), or with --within every workload of one file with the\n"
+		"baseline workload at the same run parameters.  A file may be a\n"
+		"directory of result files; rows are then grouped by host / CPU / kernel.\n"
+		"\n"
+		"Statistics, per metric and pair, over one value per repetition:\n"
+		"  ratio   B/A of the geometric means, with its 95%% CI from Welch's\n"
+		"          t-test on log values (ratio-scale, skewed data; unequal\n"
+		"          variances).  This test decides the verdict.\n"
+		"  p MW    exact two-sided Mann-Whitney U, a distribution-free cross-check\n"
+		"          (it cannot reach p < 0.05 below 4 repetitions per side).\n"
+		"  p Holm  the Welch p after Holm's correction over all rows.\n"
+		"  verdict improved / regressed when the Holm p < 0.05 and the ratio lies\n"
+		"          outside the noise band; else inconclusive.  Lower-is-better\n"
+		"          metrics (latencies) invert the sense.\n"
+		"  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
+		"Meta differences that make a comparison suspect (CPU, PUs, VM accelerator,\n"
+		"virtualization, suite version, HZ, preemption model) are warned about on\n"
+		"stderr and in the table header; a different kernel is a note.  So are\n"
+		"two VM results' guest timing floors (meta.vm.calibration) that differ.\n"
+		"\n"
+		"\n");
+	cli_usage(f, compare_opts);
+	fprintf(f, "\nmetrics:\n");
+	for (size_t i = 0; cmp_metrics[i].name; i++)
+		fprintf(f, "  %-18s %s\n", cmp_metrics[i].name, cmp_metrics[i].help);
+	fprintf(f, "\nexit status: 0 done, 1 regression (with --fail-on-regression), 2 bad input\n");
+}
+
+static int cmp_parse_metrics(struct cmp_opts *o, const char *list, char *err, size_t len)
+{
+	char *dup = strdup(list), *save = NULL;
+
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const struct cmp_metric *m = cmp_metric_find(t);
+
+		if (!m) {
+			snprintf(err, len, "--metric: unknown metric \"%s\" (see --help)", t);
+			free(dup);
+			return -1;
+		}
+		if (o->nmetrics == sizeof(o->metrics) / sizeof(o->metrics[0])) {
+			snprintf(err, len, "--metric: too many metrics");
+			free(dup);
+			return -1;
+		}
+		o->metrics[o->nmetrics++] = m;
+	}
+	free(dup);
+	return 0;
+}
+
+static int cmp_write_out(const char *path, const json_t *rep, enum cmp_format fmt, char *err,
+		  size_t len)
+{
+	struct outfile o;
+
+	if (!outfile_open(&o, path, err, len))
+		return -1;
+	cmp_print(o.f, rep, fmt);
+	return outfile_commit(&o, err, len);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05 };
+	enum cmp_format fmt = CMP_TEXT;
+	const char *out = NULL, *within = NULL, *baseline = NULL;
+	int fail = 0, c, rc;
+	char err[8192], *end;
+
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, compare_opts)) != -1) {
+		switch (c) {
+		case 'm':
+			if (cmp_parse_metrics(&o, optarg, err, sizeof(err))) {
+				fprintf(stderr, "slicebench compare: %s\n", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = CMP_TEXT;
+			else if (!strcmp(optarg, "markdown"))
+				fmt = CMP_MARKDOWN;
+			else if (!strcmp(optarg, "json"))
+				fmt = CMP_JSON;
+			else if (!strcmp(optarg, "html"))
+				fmt = CMP_HTML;
+			else {
+				fprintf(stderr, "slicebench compare: --format \"%s\": not one of "
+						"text, markdown, json, html\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 't':
+			o.threshold = strtod(optarg, &end) / 100;
+			if (end == optarg || *end || !(o.threshold >= 0 && o.threshold < 10)) {
+				fprintf(stderr, "slicebench compare: --threshold \"%s\": not a "
+						"percentage in 0..1000\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'r': fail = 1; break;
+		case 'o': out = optarg; break;
+		case 'w': within = optarg; break;
+		case 'b': baseline = optarg; break;
+		case 'h': compare_usage(stdout); return 0;
+		default: compare_usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!o.nmetrics)
+		o.metrics[o.nmetrics++] = cmp_metric_find("ops_per_sec");
+	int nfiles = argc - optind;
+
+	if (within ? (nfiles != 0 || !baseline) : (nfiles < 2 || baseline)) {
+		fprintf(stderr, "slicebench compare: %s\n",
+			within ? (baseline ? "--within takes no other files"
+					   : "--within needs --baseline WORKLOAD")
+			       : baseline ? "--baseline only goes with --within"
+					  : "need a baseline and at least one file to compare");
+		compare_usage(stderr);
+		return EXIT_USAGE;
+	}
+	size_t nd = within ? 1 : (size_t)nfiles;
+	const char *const *names = within ? &within : (const char *const *)&argv[optind];
+	json_t **docs, *rep = NULL;
+
+	rc = res_load_all("slicebench compare", names, nd, &docs);
+	if (!rc) {
+		int e = within ? cmp_within(docs[0], names[0], baseline, &o, &rep, err, sizeof(err))
+			       : cmp_docs(docs, names, nd, &o, &rep, err, sizeof(err));
+
+		if (e) {
+			fprintf(stderr, "slicebench compare: %s\n", err);
+			rc = 2;
+		}
+	}
+	if (!rc) {
+		size_t i;
+		json_t *v;
+
+		/* Suspect comparisons are said on stderr too, so a redirected
+		 * table does not hide them. */
+		json_array_foreach(json_object_get(rep, "warnings"), i, v)
+			fprintf(stderr, "slicebench compare: WARNING: %s\n", json_string_value(v));
+		if (out) {
+			if (cmp_write_out(out, rep, fmt, err, sizeof(err))) {
+				fprintf(stderr, "slicebench compare: %s\n", err);
+				rc = 2;
+			}
+		} else {
+			cmp_print(stdout, rep, fmt);
+		}
+		size_t nreg = cmp_regressions(rep);
+
+		if (!rc && fail && nreg) {
+			fprintf(stderr, "slicebench compare: %zu row(s) regressed beyond %.3g%%\n",
+				nreg, 100 * o.threshold);
+			rc = 1;
+		}
+	}
+	res_free_all(docs, nd);
+	json_decref(rep);
+	return rc;
+}

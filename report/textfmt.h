@@ -1,0 +1,16 @@
+/* textfmt.h - small formatters shared by the report writers (compare, plot). */
+#ifndef SB_TEXTFMT_H
+#define SB_TEXTFMT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* s to f with < > & " as HTML entities. */
+void html_esc(FILE *f, const char *s);
+/* A run key's value for a label: a string as is, a number, "on" for an
+ * object, "off" for null or missing; anything else as compact JSON. */
+void val_str(const json_t *v, char *buf, size_t len);
+
+#endif
