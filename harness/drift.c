@@ -72,7 +72,8 @@ json_t *drift_check_rep(const struct rep *r, int64_t cs_ns, int64_t think_ns)
 	json_object_set_new(j, "drifted", json_boolean(drifted));
 	if (!drifted)
 		return j;
-	double now = tm_probe_iters_per_ns(), slow = rate / now;
+	/* On the first lock thread's PU, where the rate in use was measured. */
+	double now = r->n ? tm_probe_on(r->w[0].cpu) : tm_probe_iters_per_ns(), slow = rate / now;
 
 	json_object_set_new(j, "probe_iters_per_ns", json_real(now));
 	json_object_set_new(j, "probe_ratio", json_real(slow));

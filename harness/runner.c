@@ -125,6 +125,9 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 		r->err[0] = 0;
 	}
 	pthread_barrier_init(&r->gate, NULL, total + 1);
+	/* Calibrated where the first lock thread runs (timing.h). */
+	if (r->n)
+		tm_calibrate_on(cpu[0]);
 	uint64_t think = tm_ns_to_iters((uint64_t)p->think_ns);
 	uint64_t cs = tm_ns_to_iters((uint64_t)p->cs_ns);
 

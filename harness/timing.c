@@ -1,11 +1,14 @@
-/* timing.c - TSC and busy-loop calibration against the thread CPU clock and CLOCK_MONOTONIC. */
+/* timing.c - TSC and busy-loop calibration against CLOCK_MONOTONIC. */
+#define _GNU_SOURCE
 #include "timing.h"
 
 #include <errno.h>
+#include <sched.h>
 
 static double tsc_per_ns = 1.0;
 static double iters_per_ns = 1.0;
 static int calibrated;
+static int rate_cpu = -2; /* the CPU iters_per_ns was measured on; -1 anywhere */
 
 void tm_sleep_ns(uint64_t ns)
 {
@@ -16,32 +19,18 @@ void tm_sleep_ns(uint64_t ns)
 		;
 }
 
-/* The thread's own CPU time, not the wall clock: a trial that shared its
- * PU (another task, a loaded host) is charged only the time it ran. */
-static uint64_t cpu_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* Busy loops are timed as the fastest of several trials, in on-CPU time:
- * a trial that was preempted between two reads of the clock is charged
- * nothing for it, and one disturbed otherwise (an interrupt, a cold
- * cache) only ever looks slower, so the minimum is the undisturbed rate.
- * On a loaded 2-CPU host the wall clock made every one of five trials
- * look 1.6 times slower. */
+/* Busy loops are timed as the fastest of several trials: a trial that was
+ * preempted only ever looks slower, so the minimum is the undisturbed rate. */
 static double busy_rate(int trials)
 {
 	const uint64_t iters = 2000000;
 	double best_ns = 0;
 
 	for (int trial = 0; trial < trials; trial++) {
-		uint64_t t0 = cpu_now_ns();
+		uint64_t t0 = tm_now_ns();
 
 		tm_busy_iters(iters);
-		double ns = (double)(cpu_now_ns() - t0);
+		double ns = (double)(tm_now_ns() - t0);
 
 		if (trial == 0 || ns < best_ns)
 			best_ns = ns;
@@ -51,7 +40,7 @@ static double busy_rate(int trials)
 
 double tm_probe_iters_per_ns(void)
 {
-	return busy_rate(15);
+	return busy_rate(5);
 }
 
 void tm_set_iters_per_ns(double rate)
@@ -64,7 +53,8 @@ void tm_calibrate(void)
 {
 	if (calibrated)
 		return;
-	iters_per_ns = busy_rate(15);
+	iters_per_ns = busy_rate(7);
+	rate_cpu = -1;
 
 	/* 20 ms against the monotonic clock bounds the TSC error near 0.1%
 	 * even with a 20 us disturbance at either end. */
@@ -92,4 +82,36 @@ double tm_iters_per_ns(void)
 uint64_t tm_ns_to_iters(uint64_t ns)
 {
 	return (uint64_t)((double)ns * iters_per_ns + 0.5);
+}
+
+/* Runs busy_rate(trials) on cpu: the thread's affinity is narrowed for the
+ * measurement and put back after it. */
+static double rate_on(int cpu, int trials)
+{
+	cpu_set_t old, one;
+
+	if (cpu < 0 || sched_getaffinity(0, sizeof(old), &old))
+		return busy_rate(trials);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return busy_rate(trials);
+	double r = busy_rate(trials);
+
+	sched_setaffinity(0, sizeof(old), &old);
+	return r;
+}
+
+void tm_calibrate_on(int cpu)
+{
+	tm_calibrate();
+	if (cpu == rate_cpu)
+		return;
+	iters_per_ns = rate_on(cpu, 7);
+	rate_cpu = cpu;
+}
+
+double tm_probe_on(int cpu)
+{
+	return rate_on(cpu, 5);
 }

@@ -38,6 +38,17 @@ uint64_t tm_ns_to_iters(uint64_t ns);
  * calibration alone; tm_set_iters_per_ns replaces it (a recalibration). */
 double tm_probe_iters_per_ns(void);
 void tm_set_iters_per_ns(double rate);
+/* The PUs of one machine need not run the loop at one speed: on a cloud
+ * VM here, vCPU 0 ran it 1.7 times slower than vCPU 1 for minutes (the
+ * host's other threads on its core), so a rate measured wherever the main
+ * thread happened to run mis-sized every section of a thread pinned
+ * elsewhere.  tm_calibrate_on measures the rate on CPU cpu (the calling
+ * thread is moved there for the measurement and back), once per process
+ * and CPU: a later call for the same CPU keeps the rate in use, a
+ * recalibration included.  tm_probe_on is tm_probe_iters_per_ns on cpu.
+ * A negative cpu measures where the thread runs. */
+void tm_calibrate_on(int cpu);
+double tm_probe_on(int cpu);
 static inline uint64_t tm_tsc_to_ns(uint64_t cycles, double tsc_per_ns)
 {
 	return (uint64_t)((double)cycles / tsc_per_ns);
