@@ -105,8 +105,13 @@ for w in slice-test slice-spin; do
 		"all(sum(r['rseq_stats']['sgrant'] for r in reps(x)) > 0 for x in traced('$w'))"
 	check "vm: slicetrace: $w: timer arms never exceed the grants (+-2 per CPU)" \
 		"all(st(r)['arms'] <= st(r)['rseq_events']['grant'] + tol for x in traced('$w') for r in reps(x))"
-	check "vm: slicetrace: $w: timed grants = yield + abort tracepoints per window (+-2 per CPU)" \
-		"all([near(st(r)['count'], st(r)['rseq_events']['yield'] + st(r)['rseq_events']['abort'], 'cancel') for x in traced('$w') for r in reps(x)])"
+	# Every timed grant (its slice timer cancelled) ended in a yield or an
+	# abort, but not every yield or abort cancelled a timer in the window:
+	# a grant whose timer expired first, or was armed before the window
+	# opened, ends in one too.  One slice-test window at 5 us (139 expiries
+	# in the run) had 146 yield and abort events for 129 timed grants.
+	check "vm: slicetrace: $w: timed grants <= yield + abort tracepoints per window (+2 per CPU)" \
+		"all([st(r)['count'] <= st(r)['rseq_events']['yield'] + st(r)['rseq_events']['abort'] + tol for x in traced('$w') for r in reps(x)])"
 	check "vm: slicetrace: $w: every arm ends once at most, no lost events" \
 		"all(st(r)['count'] + st(r)['expired'] + st(r)['rearmed'] + st(r)['open'] <= st(r)['arms'] and st(r)['lost_events'] == 0 for x in traced('$w') for r in reps(x))"
 	check "vm: slicetrace: $w: the summary adds up the windows" \

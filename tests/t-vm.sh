@@ -104,10 +104,13 @@ fi
 # Ctrl-C on `./run.sh --vm`: the guest stops at once, what completed comes
 # back, no QEMU is left.  Job control gives the run its own process group,
 # and the SIGINT goes to the whole group, as a terminal's Ctrl-C does (a
-# non-interactive shell would start it with SIGINT ignored).
+# non-interactive shell would start it with SIGINT ignored).  env
+# --default-signal: a suite started in the background of a script (`cmd &`)
+# inherits SIGINT ignored, and bash cannot trap a signal ignored at entry:
+# vm.sh then ran to the end and exited 0.
 set -m
 I="$TMP/int.json"
-./run.sh --vm --config configs/ci.json --out "$I" --accel "$ACCEL" --no-selftest --no-calibration \
+env --default-signal=INT ./run.sh --vm --config configs/ci.json --out "$I" --accel "$ACCEL" --no-selftest --no-calibration \
 	--no-plot 2>"$TMP/int.err" >/dev/null &
 vpid=$!
 set +m
