@@ -27,10 +27,16 @@ fi
 r=$(jq -c '.results[0]' "$TMP/hog.out.json")
 check "drift: a hog on the PU flags every repetition (hold ratios $(jq -c '[.repetitions[].calibration.hold.ratio]' <<<"$r"))" \
 	jq -e '[.repetitions[].calibration | .drifted and .hold.ratio > 1.25] | all' <<<"$r"
-check "drift: the loop's own rate is unchanged, so no recalibration (probe $(jq -c '[.repetitions[].calibration.probe_ratio]' <<<"$r"))" \
-	jq -e '[.repetitions[].calibration | .recalibrated == false and (.probe_ratio - 1 | fabs) < 0.25] | all' <<<"$r"
-check "drift: the reason says the time was lost off the CPU" \
-	jq -e '.repetitions[0].calibration.reason | test("off the CPU or shared it")' <<<"$r"
+# The probe decides: a loop still at its calibrated rate (within 1.25) is
+# not recalibrated and the reason says the time was lost off the CPU; a
+# loop at another rate is recalibrated.  Which one a run sees is the
+# machine's: the PUs of the cloud VM this was written on changed speed by
+# up to 1.7x within minutes, the host's other load (tests/unit/drift.c
+# checks a loop really at another rate).
+check "drift: no recalibration exactly when the probe finds the calibrated rate (probe $(jq -c '[.repetitions[].calibration.probe_ratio]' <<<"$r"))" \
+	jq -e '[.repetitions[].calibration | .recalibrated == (.probe_ratio > 1.25 or .probe_ratio < 0.8)] | all' <<<"$r"
+check "drift: where the rate held, the reason says the time was lost off the CPU" \
+	jq -e '[.repetitions[].calibration | select(.recalibrated == false) | .reason | test("off the CPU or shared it")] | all' <<<"$r"
 check "drift: the summary lists both repetitions" \
 	jq -e '.summary.calibration | .drifted_repetitions == [0, 1] and .checked == 2 and .tolerance == 1.25' <<<"$r"
 check "drift: validate accepts the result" "$SB" validate "$TMP/hog.out.json"
@@ -50,6 +56,6 @@ bad "a ratio that is not p50 / expected" 'must be a number > 0, p50_ns / expecte
 bad "a repetition flag that disagrees with its sides" 'must be true exactly when the hold or the think drifted' \
 	'.results[0].repetitions[1].calibration.drifted = false'
 bad "a drift neither recalibrated nor explained" 'must say why' \
-	'.results[0].repetitions[0].calibration |= del(.reason)'
+	'.results[0].repetitions[0].calibration |= (del(.reason) | .recalibrated = false)'
 bad "a summary that leaves a drifted repetition out" 'must list exactly the repetitions' \
 	'.results[0].summary.calibration.drifted_repetitions = [0]'
