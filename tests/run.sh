@@ -3,8 +3,8 @@
 # lines, and ends with "N passed (G in the guest), N failed, N skipped".
 # A program that exits non-zero without printing a "not ok" counts as one
 # failure.  A test skips only what the user asked to leave out
-# (TESTS_SKIP, SLICEBENCH_VM_TESTS=0, `make check-quick`); anything that
-# cannot run is a "not ok" with its reason.
+# (TESTS_SKIP, SLICEBENCH_VM_TESTS=0, `make check-quick`, or all but the
+# TESTS named); anything that cannot run is a "not ok" with its reason.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
@@ -13,6 +13,19 @@ export SB=${SB:-$BUILD/slicebench} BUILD
 pass=0 fail=0 skip=0 guest=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+
+# left_out NAME: the user left NAME out (TESTS_SKIP names it, or TESTS
+# names only others); says so as a skip.
+left_out() {
+	local why=""
+	case " ${TESTS_SKIP:-} " in *" $1 "*) why="left out by TESTS_SKIP" ;; esac
+	if [ -z "$why" ] && [ -n "${TESTS:-}" ]; then
+		case " $TESTS " in *" $1 "*) ;; *) why="not in TESTS" ;; esac
+	fi
+	[ -n "$why" ] || return 1
+	echo "ok $1 # SKIP $why"
+	skip=$((skip + 1))
+}
 
 run_one() {
 	local name=$1
@@ -38,15 +51,14 @@ run_one() {
 
 for t in "$BUILD"/tests/*; do
 	if [ ! -x "$t" ] || [ ! -f "$t" ]; then continue; fi
-	run_one "${t##*/}" "$t"
+	left_out "${t##*/}" || run_one "${t##*/}" "$t"
 done
-if [ -x build/san-thread/tests/torture ]; then
+if [ -x build/san-thread/tests/torture ] && ! left_out tsan-torture; then
 	run_one "torture (ThreadSanitizer)" build/san-thread/tests/torture 2000 --no-control
 fi
 for t in tests/t-*.sh; do
 	[ -f "$t" ] || continue
-	case " ${TESTS_SKIP:-} " in *" ${t##*/} "*) echo "ok ${t##*/} # SKIP left out by TESTS_SKIP"; skip=$((skip + 1)); continue ;; esac
-	run_one "${t##*/}" bash "$t"
+	left_out "${t##*/}" || run_one "${t##*/}" bash "$t"
 done
 echo "$pass passed ($guest in the guest), $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
