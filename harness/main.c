@@ -20,6 +20,7 @@
 #include "ready.h"
 #include "sysinfo.h"
 #include "topo.h"
+#include "vmmeta.h"
 #include "workload.h"
 
 #include "exitcodes.h"
@@ -385,6 +386,7 @@ static const struct verb {
 	{ "plot", cmd_plot, 1, "render gnuplot reports from result files" },
 	{ "plan", cmd_plan, 1, "expand a cluster plan into jobs" },
 	{ "validate", cmd_validate, 1, "check result files against the result schema" },
+	{ "vmmeta", cmd_vmmeta, 0, "add what the host saw to a guest's result (scripts/vm.sh)" },
 };
 
 static void usage(FILE *f)

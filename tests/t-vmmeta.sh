@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# t-vmmeta.sh - the host's half of a guest run, without a guest:
+# `slicebench vmmeta` merging the files the guest sends into its result.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# --- vmmeta
+F=$TMP/files
+mkdir -p "$F"
+cat >"$TMP/tiny.json" <<'JSON'
+{"runs": [{"workload": "spin-tas", "repetitions": 1, "duration_s": 0.05, "warmup_s": 0, "events": []}]}
+JSON
+# A result as the guest writes it, with a 1.0 and an integer past 2^53
+# (jq 1.6 would print 1 and 9007199254740992).
+"$SB" run -c "$TMP/tiny.json" -q -o "$F/result.json" --meta vm.accel=tcg \
+	--meta x.one=1.0 --meta x.big=9007199254740993
+cat >"$F/calibration.json" <<'JSON'
+{"schema": "slicebench/1", "results": [
+ {"label": "idle-fifo", "status": "ok", "summary": {"victim": {"p50": 12345, "p99": 250, "max": 1050.0}}},
+ {"label": "loaded-fifo", "status": "failed", "reason": "watchdog"},
+ {"label": "reference", "status": "ok", "workload": "spin-tas", "params": {"cs_ns": 1000},
+  "summary": {"ops_per_sec": {"median": 123456.5}, "hold_ns": {"p50": 1184}}}]}
+JSON
+printf 'exit: 10\nsgrant: 5\nnot a counter\n' >"$F/rseq_stats.before"
+printf 'exit: 100\nsgrant: 45\nsrevoke: 3\n' >"$F/rseq_stats"
+O=$TMP/out/merged.json
+"$SB" vmmeta --files "$F" --out "$O" --wall 12.5 --userspace 1.52 --interrupted INT \
+	--retried "kernel panic" --host-sched "main loop SCHED_FIFO 10" --calibrate 2>"$TMP/err"
+check "vmmeta: merges (exit $?): $(head -c 200 "$TMP/err")" test -s "$O"
+jqcheck() { # jqcheck DESCRIPTION FILTER: the filter is true of the merged result
+	check "vmmeta: $1" jq -e "$2" "$O"
+}
+jqcheck "meta.vm keeps the guest's keys and adds the host's, in order" \
+	'.meta.vm | keys_unsorted == ["accel", "wall_s", "retried", "interrupted", "host_sched", "calibration", "userspace_s"]'
+jqcheck "wall_s, userspace_s, interrupted, host_sched" \
+	'.meta.vm | .wall_s == 12.5 and .userspace_s == 1.52 and .interrupted == "SIGINT" and .host_sched == "main loop SCHED_FIFO 10" and .retried == "kernel panic"'
+jqcheck "victim latencies in us, rounded to 0.1 us (half to even)" \
+	'.meta.vm.calibration.victim_us == {"idle-fifo": {"p50": 12.3, "p99": 0.2, "max": 1.1}}'
+jqcheck "a failed probe's reason, the reference's rate" \
+	'.meta.vm.calibration | .failed == {"loaded-fifo": "watchdog"} and .reference == {"workload": "spin-tas", "ops_per_sec": 123456.5, "hold_p50_ns": 1184, "cs_ns": 1000}'
+jqcheck "rseq_stats: after, before and their delta" \
+	'.meta.rseq_stats | .source == "debugfs rseq/stats" and .delta == {"exit": 90, "sgrant": 40, "srevoke": 3} and .before == {"exit": 10, "sgrant": 5}'
+check "vmmeta: a 1.0 survives as 1.0" grep -q '"one": 1.0,' "$O"
+check "vmmeta: an integer past 2^53 survives digit for digit" grep -q '"big": 9007199254740993' "$O"
+# Written as `run` writes: every line of the guest's file is still there
+# (a comma may follow the last key of an object that grew).
+check "vmmeta: every line of the guest's result is kept as it was" \
+	test -z "$(diff <(sed 's/,$//' "$F/result.json") <(sed 's/,$//' "$O") | grep '^<')"
+
+rm "$F/calibration.json" "$F/rseq_stats"
+"$SB" vmmeta --files "$F" --out "$O" --force --wall 1 --calibrate 2>/dev/null
+jqcheck "--calibrate without calibration.json: unavailable, and no rseq_stats without the file" \
+	'.meta.vm.calibration == {"unavailable": "the guest sent no calibration.json"} and (.meta | has("rseq_stats") | not)'
+"$SB" vmmeta --files "$F" --out "$O" --wall 1 2>"$TMP/err"
+check "vmmeta: an existing --out without --force is refused (exit $?)" grep -q 'exists' "$TMP/err"
+echo '{"meta": {"vm": "x"}}' >"$F/result.json"
+"$SB" vmmeta --files "$F" --out "$O" --force --wall 1 2>/dev/null
+jqcheck "meta.vm that is not an object is kept as vm.value" '.meta.vm == {"value": "x", "wall_s": 1}'
+
+# A result.json that is not JSON: exit 2, FILE:LINE:COL, nothing written.
+printf '{\n "meta": {\n  "a": 1,,\n }\n}\n' >"$F/result.json"
+mkdir -p "$TMP/o"
+"$SB" vmmeta --files "$F" --out "$TMP/o/r.json" --wall 1 2>"$TMP/err"
+rc=$?
+check "vmmeta: a result.json that is not JSON: exit 2 (got $rc)" test "$rc" -eq 2
+check "vmmeta: ... the message names the file, line and column: $(cat "$TMP/err")" \
+	grep -q "$F/result.json:3:10: " "$TMP/err"
+check "vmmeta: ... and nothing is written" test -z "$(ls -A "$TMP/o")"
+
+echo '{}' >"$F/result.json"
+mkdir -p "$TMP/o/dir.json"
+"$SB" vmmeta --files "$F" --out "$TMP/o/dir.json" --force --wall 1 2>"$TMP/err"
+rc=$?
+check "vmmeta: --out naming a directory: exit 2 (got $rc)" test "$rc" -eq 2
+check "vmmeta: ... says why: $(cat "$TMP/err")" grep -q 'is a directory' "$TMP/err"
+check "vmmeta: ... and leaves it alone" test -z "$(ls -A "$TMP/o/dir.json")"
