@@ -3,6 +3,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SB="$REPO/build/slicebench"
 KERNEL=patched
 ACCEL=auto
 SMP=2
@@ -123,6 +124,7 @@ for kv in "${EXTRA_META[@]}"; do
 done
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
 command -v python3 >/dev/null || { log "python3 missing: apt-get install -y python3"; exit 2; }
+[ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
 
 # ------------------------------------------------------------- kernel
 case "$KERNEL" in
@@ -447,72 +449,18 @@ if [ ! -f "$WORK/files/result.json" ]; then
 	[ -z "$STOP_SIG" ] || exit "$(stop_code)"
 	exit 1
 fi
-if ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/files/result.json" 2>/dev/null; then
-	log "result.json from the guest is not valid JSON"
+# Add what only the host sees: boot timing and the guest's rseq/stats
+# counters (before and after the harness, and their difference).  A
+# result.json that is not JSON is named with its line and column.
+host=(--wall "$elapsed" --host-sched "$HOST_SCHED")
+[ -z "${userspace:-}" ] || host+=(--userspace "$userspace")
+[ -z "$RETRIED" ] || host+=(--retried "$RETRIED")
+[ -z "$STOP_SIG" ] || host+=(--interrupted "$STOP_SIG")
+[ "$CALIBRATE" = 0 ] || host+=(--calibrate)
+if ! "$SB" vmmeta --files "$WORK/files" --out "$OUT" --force "${host[@]}"; then
+	log "cannot merge the VM meta into the guest's result"
 	exit 1
 fi
-# Add what only the host sees: boot timing and the guest's rseq/stats
-# counters (before and after the harness, and their difference).
-mkdir -p "$(dirname "$OUT")"
-tmp="$OUT.tmp.$$"
-export SB_CALIBRATE=$CALIBRATE
-python3 - "$WORK/files" "$tmp" "$elapsed" "${userspace:-}" "$RETRIED" "$STOP_SIG" "$HOST_SCHED" <<'EOF' || { rm -f "$tmp"; log "cannot merge VM meta"; exit 1; }
-import json, os, sys
-files, out, wall, userspace, retried, stopped, host_sched = sys.argv[1:8]
-d = json.load(open(os.path.join(files, "result.json")))
-meta = d.setdefault("meta", {})
-vm = meta.setdefault("vm", {})
-if not isinstance(vm, dict):
-    vm = meta["vm"] = {"value": vm}
-vm["wall_s"] = float(wall)
-if retried:
-    vm["retried"] = retried
-if stopped:
-    vm["interrupted"] = "SIG" + stopped
-vm["host_sched"] = host_sched
-# The guest's timing floor, measured on this boot before the suite: what a
-# result's latencies and throughputs can be compared against.
-cal = os.path.join(files, "calibration.json")
-if os.path.exists(cal):
-    c = json.load(open(cal))
-    out_c = {"config": "configs/vm-calibration.json", "victim_us": {}}
-    for r in c.get("results", []):
-        s = r.get("summary") or {}
-        if r.get("status") != "ok":
-            out_c.setdefault("failed", {})[r.get("label")] = r.get("reason")
-        elif "victim" in s:
-            v = s["victim"]
-            out_c["victim_us"][r.get("label")] = {k: round(v[k] / 1000, 1) for k in ("p50", "p99", "max") if k in v}
-        elif r.get("label") == "reference":
-            out_c["reference"] = {"workload": r.get("workload"), "ops_per_sec": s.get("ops_per_sec", {}).get("median"),
-                                  "hold_p50_ns": (s.get("hold_ns") or {}).get("p50"), "cs_ns": r["params"].get("cs_ns")}
-    vm["calibration"] = out_c
-elif os.environ.get("SB_CALIBRATE") == "1":
-    vm["calibration"] = {"unavailable": "the guest sent no calibration.json"}
-if userspace:
-    vm["userspace_s"] = float(userspace)
-def stats(name):
-    p = os.path.join(files, name)
-    if not os.path.exists(p):
-        return None
-    r = {}
-    for line in open(p):
-        k, _, v = line.partition(":")
-        if v.strip().isdigit():
-            r[k.strip()] = int(v.strip())
-    return r
-before, after = stats("rseq_stats.before"), stats("rseq_stats")
-if after is not None:
-    rs = {"source": "debugfs rseq/stats", "after": after}
-    if before is not None:
-        rs["before"] = before
-        rs["delta"] = {k: after[k] - before.get(k, 0) for k in after}
-    meta["rseq_stats"] = rs
-with open(out, "w") as f:
-    json.dump(d, f, indent=2)
-    f.write("\n")
-EOF
-mv -f "$tmp" "$OUT"
 log "wrote $OUT"
 log "guest floor: $(jq -r '.meta.vm.calibration.victim_us // {} | to_entries | map("\(.key) p99 \(.value.p99) us") | join(", ")' "$OUT" 2>/dev/null || true)"
 if [ -n "$STOP_SIG" ]; then
