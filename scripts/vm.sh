@@ -3,6 +3,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/vmchan.sh
+. "$REPO/scripts/vmchan.sh"
 SB="$REPO/build/slicebench"
 KERNEL=patched
 ACCEL=auto
@@ -123,7 +125,6 @@ for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
 done
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
-command -v python3 >/dev/null || { log "python3 missing: apt-get install -y python3"; exit 2; }
 [ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
 
 # ------------------------------------------------------------- kernel
@@ -368,7 +369,7 @@ boot_once() {
 	rc=0
 	run_qemu "$ACCEL" "$TIMEOUT" "$CMDLINE" || rc=$?
 	t1=$(date +%s.%N)
-	elapsed=$(python3 -c "print(f'{$t1 - $t0:.1f}')")
+	elapsed=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 	if [ "$rc" = 124 ] && [ -n "$STOP_SIG" ]; then
 		log "the guest did not stop within 60 s of the request: killed, nothing kept"
 		exit "$(stop_code)"
@@ -387,38 +388,7 @@ boot_once() {
 # Checks every frame's size and sha256, requires SLICEBENCH-DONE, writes
 # the files into $WORK/files, sets gstatus to the guest status.
 decode() {
-	gstatus=$(python3 - "$WORK/result.chan" "$WORK/files" <<'EOF'
-import base64, hashlib, os, sys
-chan, outdir = sys.argv[1], sys.argv[2]
-os.makedirs(outdir, exist_ok=True)
-lines = open(chan, "rb").read().decode("ascii", "replace").replace("\r", "").split("\n")
-cur = None
-done = None
-for line in lines:
-    if line.startswith("SLICEBENCH-BEGIN "):
-        f = dict(kv.split("=", 1) for kv in line.split()[1:])
-        cur = (f["name"], int(f["size"]), f["sha256"], [])
-    elif line.startswith("SLICEBENCH-END ") and cur:
-        name, size, sha, body = cur
-        data = base64.b64decode("".join(body))
-        if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
-            sys.stderr.write(f"vm.sh: frame {name} corrupt ({len(data)} of {size} bytes)\n")
-        else:
-            open(os.path.join(outdir, os.path.basename(name)), "wb").write(data)
-        cur = None
-    elif line.startswith("SLICEBENCH-DONE "):
-        done = dict(kv.split("=", 1) for kv in line.split()[1:])
-    elif cur:
-        cur[3].append(line.strip())
-if cur:
-    sys.stderr.write(f"vm.sh: frame {cur[0]} truncated\n")
-if done is None:
-    sys.stderr.write("vm.sh: transfer incomplete (no SLICEBENCH-DONE)\n")
-    print("incomplete")
-else:
-    print(done.get("status", "?"))
-EOF
-)
+	gstatus=$(vmchan_decode "$WORK/result.chan" "$WORK/files")
 }
 
 stop_code() {

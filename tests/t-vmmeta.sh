@@ -1,8 +1,68 @@
 #!/usr/bin/env bash
-# t-vmmeta.sh - the host's half of a guest run, without a guest:
-# `slicebench vmmeta` merging the files the guest sends into its result.
+# t-vmmeta.sh - the host's half of a guest run, without a guest: the
+# result channel's decoder (scripts/vmchan.sh) on channels with good,
+# corrupt, unnamed and cut frames, and `slicebench vmmeta` merging the
+# files the guest sends into its result.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/vmchan.sh
+. "$(dirname "$0")/../scripts/vmchan.sh"
+
+# frame NAME FILE [SIZE [SHA]]: a file as kernel/init frames it, CRs
+# included (the serial line adds them); SIZE and SHA default to the file's
+frame() {
+	local size=${3:-$(wc -c <"$2")} sha=${4:-$(sha256sum <"$2" | cut -d' ' -f1)}
+	printf 'SLICEBENCH-BEGIN name=%s size=%s sha256=%s\r\n' "$1" "$size" "$sha"
+	base64 "$2" | sed 's/$/\r/'
+	printf 'SLICEBENCH-END name=%s\r\n' "$1"
+}
+
+# --- the decoder
+head -c 3000 /dev/urandom >"$TMP/good.bin"
+printf 'a result\n' >"$TMP/small.txt"
+{
+	echo "noise before the first frame"
+	frame ../up/good.bin "$TMP/good.bin"
+	frame bad.bin "$TMP/good.bin" 3000 "$(printf '0%.0s' {1..64})"
+	frame .. "$TMP/small.txt"
+	echo "SLICEBENCH-DONE status=0 slice_test=pass"
+} >"$TMP/a.chan"
+vmchan_decode "$TMP/a.chan" "$TMP/a" >"$TMP/a.out" 2>"$TMP/a.err"
+check "vmchan: a complete channel exits 0" test $? -eq 0
+check "vmchan: the status is DONE's status field (\"$(cat "$TMP/a.out")\")" \
+	test "$(cat "$TMP/a.out")" = 0
+check "vmchan: an intact frame is written under its base name, byte for byte" \
+	cmp "$TMP/good.bin" "$TMP/a/good.bin"
+check "vmchan: only that one file is written" test "$(ls -A "$TMP/a")" = good.bin
+check "vmchan: nothing is written beside the output directory" test ! -e "$TMP/up"
+check "vmchan: a hash mismatch is reported as corrupt with its size" \
+	grep -qx 'vm.sh: frame bad.bin corrupt (3000 of 3000 bytes)' "$TMP/a.err"
+check "vmchan: a frame named .. is reported, not written" \
+	grep -qx 'vm.sh: frame .. has no file name: not written' "$TMP/a.err"
+check "vmchan: nothing else on stderr ($(wc -l <"$TMP/a.err") lines)" \
+	test "$(wc -l <"$TMP/a.err")" -eq 2
+
+{
+	frame small.txt "$TMP/small.txt"
+	frame short.bin "$TMP/good.bin" 2999
+	frame nosize.bin "$TMP/small.txt" | sed '1s/size=[0-9]*/size=?/'
+	frame cut.bin "$TMP/good.bin" | head -n 5
+} >"$TMP/b.chan"
+vmchan_decode "$TMP/b.chan" "$TMP/b" >"$TMP/b.out" 2>"$TMP/b.err"
+check "vmchan: without DONE the status is \"incomplete\" (\"$(cat "$TMP/b.out")\")" \
+	test "$(cat "$TMP/b.out")" = incomplete
+check "vmchan: ... and stderr says so" \
+	grep -qx 'vm.sh: transfer incomplete (no SLICEBENCH-DONE)' "$TMP/b.err"
+check "vmchan: a size mismatch is reported as corrupt" \
+	grep -qx 'vm.sh: frame short.bin corrupt (3000 of 2999 bytes)' "$TMP/b.err"
+check "vmchan: a header without a size is reported, its frame skipped" \
+	grep -qx 'vm.sh: frame header malformed, frame skipped: SLICEBENCH-BEGIN name=nosize.bin size=? sha256=.*' "$TMP/b.err"
+check "vmchan: a frame without its END is reported as truncated" \
+	grep -qx 'vm.sh: frame cut.bin truncated' "$TMP/b.err"
+check "vmchan: the intact frame before them is kept" cmp "$TMP/small.txt" "$TMP/b/small.txt"
+printf 'SLICEBENCH-DONE slice_test=skip\n' >"$TMP/c.chan"
+check "vmchan: DONE without a status field gives \"?\"" \
+	test "$(vmchan_decode "$TMP/c.chan" "$TMP/c" 2>/dev/null)" = "?"
 
 # --- vmmeta
 F=$TMP/files
