@@ -11,8 +11,8 @@ BUILD=${BUILD:-build}
 export SB=${SB:-$BUILD/slicebench} BUILD
 
 pass=0 fail=0 skip=0 guest=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+log=$(mktemp) failed=$(mktemp)
+trap 'rm -f "$log" "$failed"' EXIT
 
 # left_out NAME: the user left NAME out (TESTS_SKIP names it, or TESTS
 # names only others); says so as a skip.
@@ -39,9 +39,10 @@ run_one() {
 	s=$(grep -c '^ok .*# SKIP' "$log")
 	f=$(grep -c '^not ok ' "$log")
 	nf=$f
+	grep '^not ok ' "$log" | sed "s|^|$name: |" >>"$failed"
 	guest=$((guest + $(grep '^ok vm: ' "$log" | grep -vc '# SKIP')))
 	if [ "$rc" -ne 0 ] && [ "$nf" -eq 0 ]; then
-		echo "not ok $name: exited with status $rc"
+		echo "not ok $name: exited with status $rc" | tee -a "$failed"
 		f=$((f + 1))
 	fi
 	pass=$((pass + p - s))
@@ -60,5 +61,11 @@ for t in tests/t-*.sh; do
 	[ -f "$t" ] || continue
 	left_out "${t##*/}" || run_one "${t##*/}" bash "$t"
 done
+# What failed, again, just above the count: a log cut to its tail (a CI
+# page) still says which checks failed and why.
+if [ -s "$failed" ]; then
+	echo "# failed:"
+	sed 's/^/#   /' "$failed"
+fi
 echo "$pass passed ($guest in the guest), $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

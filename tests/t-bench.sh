@@ -34,7 +34,9 @@ check "bench: overhead ops/s and ratios positive" \
 	                and .every_vs_bare.median > 0)' "$f"
 check "bench: an unsupported workload carries its reason" \
 	jq -e 'all(.results[] | select(.status == "unsupported"); .reason | length > 0)' "$f"
-check "bench: harness vs bare ratio and ns per op positive" \
+hvb=$(jq -c '[.results[] | select(.section == "harness_vs_bare") | {workload, status, reason,
+	cpu: (.ops_per_cpu_s // null)}]' "$f")
+check "bench: harness vs bare ratio and ns per op positive ($hvb)" \
 	jq -e 'all(.results[] | select(.section == "harness_vs_bare"); .harness_vs_bare.median > 0
 	       and .ns_per_op.harness > 0 and .ns_per_op.bare > 0)' "$f"
 check "bench: harness vs bare has per-CPU-second windows, paired, for both arms" \
