@@ -47,7 +47,7 @@ cluster_start() {
 		chmod 600 "$m/munge.key"
 	fi
 	runuser -u munge -- munged --key-file="$m/munge.key" --socket="$m/socket" \
-		--pid-file="$m/munged.pid" --log-file="$m/munged.log" --seed-file="$m/seed" ||
+		--pid-file="$m/munged.pid" --log-file="$m/munged.log" --seed-file="$m/seed" </dev/null ||
 		{ echo "munged did not start: $(tail -n 1 "$m/munged.log" 2>/dev/null)" >&2; return 1; }
 	pid=$(cl_pid "$m/munged.pid") || { echo "munged wrote no pid file" >&2; return 1; }
 	CL_PIDS+=("$pid")
@@ -90,10 +90,13 @@ PartitionName=sbtest Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubsc
 EOF
 	: >"$s/plugstack.conf"
 	export SLURM_CONF=$s/slurm.conf
-	slurmctld -f "$SLURM_CONF" || { echo "slurmctld did not start" >&2; return 1; }
+	# The daemons get /dev/null as stdin: started with fd 0 closed (as a
+	# CI job without standard input runs them), slurmd's job launches
+	# failed ("launch failed requeued held") and the test waited forever.
+	slurmctld -f "$SLURM_CONF" </dev/null || { echo "slurmctld did not start" >&2; return 1; }
 	pid=$(cl_pid "$s/slurmctld.pid") || { echo "slurmctld wrote no pid file" >&2; return 1; }
 	CL_PIDS+=("$pid")
-	slurmd -f "$SLURM_CONF" || { echo "slurmd did not start" >&2; return 1; }
+	slurmd -f "$SLURM_CONF" </dev/null || { echo "slurmd did not start" >&2; return 1; }
 	pid=$(cl_pid "$s/slurmd.pid") || { echo "slurmd wrote no pid file" >&2; return 1; }
 	CL_PIDS+=("$pid")
 	local st
