@@ -144,102 +144,104 @@ static void exact_num(double x, char *buf, size_t len)
 }
 
 
+/* The JSON types each key type takes (bits of 1 << json_type) and what a
+ * value of another type is told; a KT_LIST is told its size limit too, so
+ * the message is a format taking k->max (the others have no conversion:
+ * C11 7.21.6.1 has the extra argument evaluated and ignored). */
+#define JT(t) (1u << (t))
+static const struct {
+	unsigned takes;
+	const char *want;
+} key_types[] = {
+	[KT_INT] = { JT(JSON_INTEGER), "must be an integer" },
+	[KT_NUM] = { JT(JSON_INTEGER) | JT(JSON_REAL), "must be a number" },
+	[KT_STR] = { JT(JSON_STRING), "must be a string" },
+	[KT_THREADS] = { JT(JSON_INTEGER) | JT(JSON_STRING), "must be an integer" },
+	[KT_LIST] = { JT(JSON_ARRAY), "must be a list of at most %g strings" },
+	[KT_OBJ] = { JT(JSON_NULL) | JT(JSON_OBJECT), "must be null or an object" },
+	[KT_BOOL] = { JT(JSON_TRUE) | JT(JSON_FALSE), "must be true or false" },
+	[KT_ENUM] = { JT(JSON_STRING), "must be a string" },
+};
+
+static int check_enum(const struct key_desc *k, const char *s, char *msg, size_t len)
+{
+	if (key_enum_index(k, s) >= 0)
+		return 0;
+	size_t off = (size_t)snprintf(msg, len, "\"%s\" is not one of", s);
+
+	for (size_t i = 0; k->values[i] && off < len; i++)
+		off += (size_t)snprintf(msg + off, len - off, "%s %s", i ? "," : "", k->values[i]);
+	return -1;
+}
+
+/* A KT_THREADS string: "Nx", N in 1..64. */
+static int check_per_pu(const char *s, char *msg, size_t len)
+{
+	char *end;
+	/* One spelling per value: strtol alone would take " 2x", "+2x" and
+	 * "02x", which never merge with "2x" or pair in compare. */
+	long n = *s >= '1' && *s <= '9' ? strtol(s, &end, 10) : 0;
+
+	if (n && !strcmp(end, "x") && n <= 64)
+		return 0;
+	snprintf(msg, len, "\"%s\" is not an integer or \"Nx\" with N in 1..64 "
+		 "(digits only, no sign, space or leading zero)", s);
+	return -1;
+}
+
+/* A KT_INT, KT_NUM or integer KT_THREADS value in [k->min, k->max]. */
+static int check_range(const struct key_desc *k, const json_t *v, char *msg, size_t len)
+{
+	double x = json_number_value(v);
+
+	if (x >= k->min && x <= k->max)
+		return 0;
+	char given[48], lo[32], hi[32];
+
+	/* As given: 100000001 must not read as 1e+08. */
+	if (json_is_integer(v))
+		snprintf(given, sizeof(given), "%lld", (long long)json_integer_value(v));
+	else
+		exact_num(x, given, sizeof(given));
+	exact_num(k->min, lo, sizeof(lo));
+	exact_num(k->max, hi, sizeof(hi));
+	snprintf(msg, len, "%s is out of range %s..%s%s%s", given, lo, hi, *k->unit ? " " : "",
+		 k->unit);
+	return -1;
+}
+
 int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 {
-	double x;
+	size_t i;
+	json_t *e;
 
+	if ((size_t)k->type >= sizeof(key_types) / sizeof(key_types[0]))
+		return -1;
+	if (!v || !(key_types[k->type].takes & JT(json_typeof(v))) ||
+	    (k->type == KT_LIST && json_array_size(v) > (size_t)k->max)) {
+		snprintf(msg, len, key_types[k->type].want, k->max);
+		return -1;
+	}
 	switch (k->type) {
-	case KT_OBJ:
-		if (!json_is_null(v) && !json_is_object(v)) {
-			snprintf(msg, len, "must be null or an object");
-			return -1;
-		}
-		return 0; /* the members are checked by the config loader */
-	case KT_LIST: {
-		size_t i;
-		json_t *e;
-
-		if (!json_is_array(v) || json_array_size(v) > (size_t)k->max) {
-			snprintf(msg, len, "must be a list of at most %g strings", k->max);
-			return -1;
-		}
+	case KT_LIST: /* its size is checked with its type */
 		json_array_foreach(v, i, e)
 			if (!json_is_string(e)) {
 				snprintf(msg, len, "element %zu must be a string", i);
 				return -1;
 			}
 		return 0;
-	}
-	case KT_BOOL:
-		if (!json_is_boolean(v)) {
-			snprintf(msg, len, "must be true or false");
-			return -1;
-		}
-		return 0;
-	case KT_STR:
 	case KT_ENUM:
-		if (!json_is_string(v)) {
-			snprintf(msg, len, "must be a string");
-			return -1;
-		}
-		if (k->type == KT_ENUM && key_enum_index(k, json_string_value(v)) < 0) {
-			size_t off = (size_t)snprintf(msg, len, "\"%s\" is not one of",
-						      json_string_value(v));
-
-			for (size_t i = 0; k->values[i] && off < len; i++)
-				off += (size_t)snprintf(msg + off, len - off, "%s %s", i ? "," : "",
-							k->values[i]);
-			return -1;
-		}
-		return 0;
+		return check_enum(k, json_string_value(v), msg, len);
 	case KT_THREADS:
-		if (json_is_string(v)) {
-			const char *s = json_string_value(v);
-			char *end;
-			/* One spelling per value: strtol alone would take " 2x", "+2x"
-			 * and "02x", which never merge with "2x" or pair in compare. */
-			long n = *s >= '1' && *s <= '9' ? strtol(s, &end, 10) : 0;
-
-			if (!n || strcmp(end, "x") || n > 64) {
-				snprintf(msg, len, "\"%s\" is not an integer or \"Nx\" with N in 1..64 "
-					 "(digits only, no sign, space or leading zero)", s);
-				return -1;
-			}
-			return 0;
-		}
+		if (json_is_string(v))
+			return check_per_pu(json_string_value(v), msg, len);
 		/* fall through */
 	case KT_INT:
-		if (!json_is_integer(v)) {
-			snprintf(msg, len, "must be an integer");
-			return -1;
-		}
-		x = (double)json_integer_value(v);
-		break;
 	case KT_NUM:
-		if (!json_is_number(v)) {
-			snprintf(msg, len, "must be a number");
-			return -1;
-		}
-		x = json_number_value(v);
-		break;
+		return check_range(k, v, msg, len);
 	default:
-		return -1;
+		return 0; /* a KT_OBJ's members are checked by the config loader */
 	}
-	if (!(x >= k->min && x <= k->max)) {
-		char given[48], lo[32], hi[32];
-
-		/* As given: 100000001 must not read as 1e+08. */
-		if (json_is_integer(v))
-			snprintf(given, sizeof(given), "%lld", (long long)json_integer_value(v));
-		else
-			exact_num(x, given, sizeof(given));
-		exact_num(k->min, lo, sizeof(lo));
-		exact_num(k->max, hi, sizeof(hi));
-		snprintf(msg, len, "%s is out of range %s..%s%s%s", given, lo, hi,
-			 *k->unit ? " " : "", k->unit);
-		return -1;
-	}
-	return 0;
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -280,13 +282,21 @@ const char *key_suggest(const char *name, const struct key_desc *const *tabs, si
 	return best;
 }
 
+/* "min..max" of a numeric key for --help and the README, else "". */
+static void key_range(const struct key_desc *k, char *buf, size_t len)
+{
+	if (k->type == KT_INT || k->type == KT_NUM || k->type == KT_THREADS)
+		snprintf(buf, len, "%g..%g", k->min, k->max);
+	else
+		*buf = '\0';
+}
+
 void key_print_table(FILE *f, const struct key_desc *tab)
 {
 	for (; tab && tab->name; tab++) {
-		char range[64] = "";
+		char range[64];
 
-		if (tab->type == KT_INT || tab->type == KT_NUM || tab->type == KT_THREADS)
-			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
+		key_range(tab, range, sizeof(range));
 		fprintf(f, "  %-14s %-10s %-8s %-12s %s\n", tab->name,
 			tab->type == KT_LIST ? "[...]" : tab->def, tab->unit, range, tab->help);
 		if (tab->sub) {
@@ -306,10 +316,9 @@ json_t *key_default(const struct key_desc *k)
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope)
 {
 	for (; tab && tab->name; tab++) {
-		char range[64] = "";
+		char range[64];
 
-		if (tab->type == KT_INT || tab->type == KT_NUM || tab->type == KT_THREADS)
-			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
+		key_range(tab, range, sizeof(range));
 		fprintf(f, "| `%s` | %s | `%s` | %s | %s | ", tab->name, scope, tab->def, tab->unit,
 			range);
 		for (const char *c = tab->help; *c; c++) /* a | would end the cell */
