@@ -9,11 +9,9 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "keys.h"
-#include "regfile.h"
 #include "topo.h"
 
 #include "exitcodes.h"
@@ -89,14 +87,8 @@ static int check_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 		const struct key_desc *k = key_find(tab, name);
 
 		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", name);
-		if (!k) {
-			const struct key_desc *tabs[] = { tab };
-			const char *near = key_suggest(name, tabs, 1);
-
-			if (near)
-				return cfg_fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
-			return cfg_fail(c, sub, "unknown key");
-		}
+		if (!k)
+			return cfg_fail_unknown(c, sub, name, &tab, 1, "unknown key");
 		if (!strcmp(name, "machines"))
 			continue; /* a list of objects: checked by load_machines */
 		if (key_check(k, v, msg, sizeof(msg)))
@@ -264,19 +256,13 @@ static int expand(struct cfg_ctx *c, struct plan *p, const json_t *configs, cons
 int plan_load(const char *path, struct plan *p, char *err, size_t len)
 {
 	struct cfg_ctx c = { path, err, len };
-	json_error_t je;
 	json_t *configs = NULL, *kerns = NULL;
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
-	int fd = regfile_open(path, "plan file", err, len);
-
-	if (fd < 0)
-		return -1;
-	p->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
-	close(fd);
+	p->root = cfg_read_json(&c, "plan file");
 	if (!p->root)
-		return cfg_fail_parse(&c, &je);
+		return -1;
 	if (!json_is_object(p->root))
 		return cfg_fail(&c, "(top level)", "must be an object");
 	if (check_obj(&c, p->root, "", plan_keys))
