@@ -315,22 +315,23 @@ static const struct cli_opt plan_opts[] = {
 	{ 0 }
 };
 
-static void plan_usage(FILE *f)
+static void plan_more(FILE *f)
 {
-	fprintf(f,
-		"usage: slicebench plan PLAN.json [--dry-run] [--tsv] [--results DIR]\n"
-		"\n"
-		"Validates a cluster plan and every config it names, and prints the\n"
-		"expanded job list: one job = one config on one kernel on one machine\n"
-		"class, writing one result JSON (DIR/<task>.json, DIR defaults to\n"
-		"results/<name>).  Nothing runs: ./run.sh --slurm PLAN.json submits it,\n"
-		"./run.sh --local PLAN.json runs it here.\n"
-		"\n"
-		"\n");
-	cli_usage(f, plan_opts);
 	fprintf(f, "\nplan keys:\n");
 	plan_print_keys(f);
 }
+
+static const struct cli_cmd plan_cmd = {
+	.name = "plan",
+	.synopsis = "slicebench plan PLAN.json [--dry-run] [--tsv] [--results DIR]\n",
+	.about = "Validates a cluster plan and every config it names, and prints the\n"
+		 "expanded job list: one job = one config on one kernel on one machine\n"
+		 "class, writing one result JSON (DIR/<task>.json, DIR defaults to\n"
+		 "results/<name>).  Nothing runs: ./run.sh --slurm PLAN.json submits it,\n"
+		 "./run.sh --local PLAN.json runs it here.\n",
+	.opts = plan_opts,
+	.more = plan_more,
+};
 
 static const char *dash(const char *s)
 {
@@ -387,23 +388,21 @@ int cmd_plan(int argc, char **argv)
 {
 	const char *dir = NULL;
 	char err[1536], defdir[300];
-	int tsv = 0, c;
+	int tsv = 0, c, rc;
 
-	while ((c = cli_getopt(argc, argv, plan_opts)) != -1) {
+	while ((c = cli_next(argc, argv, &plan_cmd, &rc)) > 0) {
 		switch (c) {
 		case 'n': break;
 		case 't': tsv = 1; break;
 		case 'r': dir = optarg; break;
-		case 'h': plan_usage(stdout); return 0;
-		default: plan_usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "slicebench plan: %s\n",
-			optind == argc ? "PLAN.json is required" : "one plan file at a time");
-		plan_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return rc;
+	if (optind != argc - 1)
+		return cli_misuse(&plan_cmd, "%s",
+				  optind == argc ? "PLAN.json is required"
+						 : "one plan file at a time");
 	if (topo_init(err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;
