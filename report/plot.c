@@ -212,13 +212,10 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 		    xl, &rep, NULL, 1,
 		    c->ndocs < 2 ? "one input: nothing to compare"
 				 : "the inputs share no run (no overlapping workload and parameters)");
-	plot_threads(c);
+	plot_throughput(c, "threads");
 	plot_contention(c);
-	plot_cs(c);
-	plot_hold(c);
-	plot_acquire(c);
-	plot_victim(c);
-	plot_extension(c);
+	plot_throughput(c, "cs_ns");
+	plot_ccdfs(c);
 	plot_ext(c);
 	plot_counters(c);
 	if (plot_index(c, &v, err, sizeof(err))) {
