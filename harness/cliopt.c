@@ -1,10 +1,13 @@
 /* cliopt.c - a verb's option table turned into getopt_long's arrays and
- * into the options block of its usage text. */
+ * into the options block of its usage text; a verb's usage text. */
 #define _GNU_SOURCE
 #include "cliopt.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <string.h>
+
+#include "exitcodes.h"
 
 int cli_getopt(int argc, char **argv, const struct cli_opt *opts)
 {
@@ -51,4 +54,47 @@ void cli_usage(FILE *f, const struct cli_opt *opts)
 			fprintf(f, "  %*s  %.*s\n", w + 6, "", nl ? (int)(nl - h) : (int)strlen(h), h);
 		}
 	}
+}
+
+void cli_cmd_usage(FILE *f, const struct cli_cmd *cmd)
+{
+	fprintf(f, "usage: %s\n%s", cmd->synopsis, cmd->about);
+	if (cmd->opts) {
+		fputs("\n\n", f);
+		cli_usage(f, cmd->opts);
+	}
+	if (cmd->more)
+		cmd->more(f);
+	if (cmd->exits)
+		fprintf(f, "\nexit status: %s\n", cmd->exits);
+}
+
+int cli_next(int argc, char **argv, const struct cli_cmd *cmd, int *status)
+{
+	int c = cli_getopt(argc, argv, cmd->opts);
+
+	if (c == 'h') {
+		cli_cmd_usage(stdout, cmd);
+		*status = 0;
+		return 0;
+	}
+	if (c == '?') {
+		cli_cmd_usage(stderr, cmd);
+		*status = EXIT_USAGE;
+		return 0;
+	}
+	return c;
+}
+
+int cli_misuse(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "slicebench %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cli_cmd_usage(stderr, cmd);
+	return EXIT_USAGE;
 }

@@ -24,4 +24,34 @@ int cli_getopt(int argc, char **argv, const struct cli_opt *opts);
 /* The options block of a usage text, one entry per option, aligned. */
 void cli_usage(FILE *f, const struct cli_opt *opts);
 
+/* A verb's command line as a whole, so every verb's usage text has one
+ * layout, from one printer:
+ *
+ *   usage: SYNOPSIS
+ *   (blank line)
+ *   ABOUT
+ *   (two blank lines, then the options block, when there are options)
+ *   what more() prints: keys, metrics...
+ *   (blank line) exit status: EXITS   (when set) */
+struct cli_cmd {
+	const char *name;	    /* the verb: messages start "slicebench NAME: " */
+	const char *synopsis;	    /* the lines after "usage: ", each ending in '\n' */
+	const char *about;	    /* what the verb does, ending in '\n' */
+	const struct cli_opt *opts; /* with an 'h' (help) entry; NULL: none */
+	void (*more)(FILE *f);	    /* NULL: nothing */
+	const char *exits;	    /* NULL: no exit status line */
+};
+
+void cli_cmd_usage(FILE *f, const struct cli_cmd *cmd);
+
+/* cli_getopt over cmd's options, with help and mistakes handled: the
+ * option's key; -1 after the last option; 0 when the verb is done and
+ * returns *status: 0 after -h (the usage on stdout), EXIT_USAGE after an
+ * unknown option or a missing value (the usage on stderr). */
+int cli_next(int argc, char **argv, const struct cli_cmd *cmd, int *status);
+
+/* "slicebench NAME: MESSAGE" and the usage on stderr; returns EXIT_USAGE. */
+int cli_misuse(const struct cli_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif

@@ -33,6 +33,33 @@ int cfg_fail_parse(struct cfg_ctx *c, const json_error_t *je)
 	return -1;
 }
 
+int cfg_fail_unknown(struct cfg_ctx *c, const char *path, const char *name,
+		     const struct key_desc *const *tabs, size_t ntabs, const char *none)
+{
+	const char *near = key_suggest(name, tabs, ntabs);
+
+	if (near)
+		return cfg_fail(c, path, "unknown key (did you mean \"%s\"?)", near);
+	return cfg_fail(c, path, "%s", none);
+}
+
+json_t *cfg_read_json(struct cfg_ctx *c, const char *what)
+{
+	json_error_t je;
+	/* A directory is named as one (jansson would say "'[' or '{' expected
+	 * near end of file" at 1:0), and a FIFO does not block. */
+	int fd = regfile_open(c->file, what, c->err, c->len);
+	json_t *root;
+
+	if (fd < 0)
+		return NULL;
+	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
+	if (!root)
+		cfg_fail_parse(c, &je);
+	return root;
+}
+
 static void known_workloads(char *buf, size_t len)
 {
 	const struct workload_ops *o;
@@ -102,16 +129,10 @@ static int check_value(struct cfg_ctx *c, const struct key_desc *k, const json_t
 
 		json_object_foreach((json_t *)v, name, m) {
 			const struct key_desc *s = key_find(k->sub, name);
-			const struct key_desc *tabs[] = { k->sub };
 
 			snprintf(sub, sizeof(sub), "%s.%s", path, name);
-			if (!s) {
-				const char *near = key_suggest(name, tabs, 1);
-
-				return near ? cfg_fail(c, sub, "unknown key (did you mean \"%s\"?)",
-						       near)
-					    : cfg_fail(c, sub, "unknown key");
-			}
+			if (!s)
+				return cfg_fail_unknown(c, sub, name, &k->sub, 1, "unknown key");
 			if (key_check(s, m, msg, sizeof(msg)))
 				return cfg_fail(c, sub, "%s", msg);
 		}
@@ -220,13 +241,9 @@ static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 			size_t nall = wl_tables(NULL, NULL, all + 1, 63) + 1;
 
 			all[0] = run_keys;
-			const char *near = key_suggest(name, all, nall);
-
 			if (lookup(name, all + 1, nall - 1))
 				return cfg_fail(c, sub, "not a key of the workload(s) of this run");
-			if (near)
-				return cfg_fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
-			return cfg_fail(c, sub, "unknown key");
+			return cfg_fail_unknown(c, sub, name, all, nall, "unknown key");
 		}
 		if (check_key(c, k, v, sub))
 			return -1;
@@ -463,48 +480,15 @@ out:
 	return rc;
 }
 
-static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *je, char *err,
-		      size_t len);
-
-int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
+/* The checks and the expansion of a loaded suite. */
+static int cfg_parsed(struct cfg_ctx *c, struct cfg_suite *s)
 {
-	json_error_t je;
-
-	memset(s, 0, sizeof(*s));
-	/* A directory is named as one (jansson would say "'[' or '{' expected
-	 * near end of file" at 1:0), and a FIFO does not block. */
-	int fd = regfile_open(path, "config file", err, len);
-
-	if (fd < 0)
-		return -1;
-	s->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
-	close(fd);
-	return cfg_parsed(path, s, &je, err, len);
-}
-
-int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suite *s, char *err,
-		    size_t len)
-{
-	json_error_t je;
-
-	memset(s, 0, sizeof(*s));
-	s->root = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &je);
-	return cfg_parsed(name, s, &je, err, len);
-}
-
-static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, char *err,
-		      size_t len)
-{
-	struct cfg_ctx c = { path, err, len };
-	json_error_t je = *pje;
 	const char *name;
 	json_t *v;
 	size_t i;
 
-	if (!s->root)
-		return cfg_fail_parse(&c, &je);
 	if (!json_is_object(s->root))
-		return cfg_fail(&c, "(top level)", "must be an object");
+		return cfg_fail(c, "(top level)", "must be an object");
 	json_object_foreach(s->root, name, v) {
 		size_t k;
 
@@ -513,7 +497,7 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 				break;
 		if (k == sizeof(suite_keys) / sizeof(suite_keys[0])) {
 			if (key_find(run_keys, name))
-				return cfg_fail(&c, name, "unknown key (run keys such as \"%s\" "
+				return cfg_fail(c, name, "unknown key (run keys such as \"%s\" "
 							  "belong in \"defaults\" or a run)",
 						name);
 			static const struct key_desc top[] = { { .name = "name" },
@@ -522,25 +506,22 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 							       { .name = "runs" },
 							       { 0 } };
 			const struct key_desc *tabs[] = { top };
-			const char *near = key_suggest(name, tabs, 1);
 
-			if (near)
-				return cfg_fail(&c, name, "unknown key (did you mean \"%s\"?)",
-						near);
-			return cfg_fail(&c, name, "unknown key (expected name, description, "
-						  "defaults, runs)");
+			return cfg_fail_unknown(c, name, name, tabs, 1,
+						"unknown key (expected name, description, defaults, "
+						"runs)");
 		}
 		if ((!strcmp(name, "name") || !strcmp(name, "description")) && !json_is_string(v))
-			return cfg_fail(&c, name, "must be a string");
+			return cfg_fail(c, name, "must be a string");
 	}
 	json_t *defs = json_object_get(s->root, "defaults");
 	json_t *runs = json_object_get(s->root, "runs");
 
-	if (defs && check_run_obj(&c, defs, "defaults", json_object_get(defs, "workload"),
+	if (defs && check_run_obj(c, defs, "defaults", json_object_get(defs, "workload"),
 				  json_object_get(defs, "lock")))
 		return -1;
 	if (!json_is_array(runs) || !json_array_size(runs))
-		return cfg_fail(&c, "runs", "must be a non-empty list of run objects");
+		return cfg_fail(c, "runs", "must be a non-empty list of run objects");
 	json_array_foreach(runs, i, v) {
 		char p[32];
 
@@ -554,7 +535,7 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 
 		if (!lk)
 			lk = json_object_get(defs, "lock");
-		int rc = check_run_obj(&c, v, p, scope ? scope : def, lk);
+		int rc = check_run_obj(c, v, p, scope ? scope : def, lk);
 
 		json_decref(def);
 		if (rc)
@@ -563,14 +544,14 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 	s->seen = json_object();
 	json_array_foreach(runs, i, v) {
 		double over = 0;
-		int rc = expand_run(&c, s, v, i, defs, &over);
+		int rc = expand_run(c, s, v, i, defs, &over);
 
 		if (rc == -1)
-			snprintf(err, len, "%s: out of memory expanding runs", path);
+			snprintf(c->err, c->len, "%s: out of memory expanding runs", c->file);
 		else if (rc == -3)
-			snprintf(err, len, "%s: runs[%zu]: expands to %.0f run points (the product of "
+			snprintf(c->err, c->len, "%s: runs[%zu]: expands to %.0f run points (the product of "
 				 "its lists), which takes the suite past its cap of %d (%zu before "
-				 "it); split it into several suites", path, i, over, CFG_MAX_RUNS, s->nruns);
+				 "it); split it into several suites", c->file, i, over, CFG_MAX_RUNS, s->nruns);
 		if (rc) {
 			json_decref(s->seen);
 			s->seen = NULL;
@@ -580,6 +561,26 @@ static int cfg_parsed(const char *path, struct cfg_suite *s, json_error_t *pje, 
 	json_decref(s->seen);
 	s->seen = NULL;
 	return 0;
+}
+
+int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len)
+{
+	struct cfg_ctx c = { path, err, len };
+
+	memset(s, 0, sizeof(*s));
+	s->root = cfg_read_json(&c, "config file");
+	return s->root ? cfg_parsed(&c, s) : -1;
+}
+
+int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suite *s, char *err,
+		    size_t len)
+{
+	struct cfg_ctx c = { name, err, len };
+	json_error_t je;
+
+	memset(s, 0, sizeof(*s));
+	s->root = json_loadb(buf, n, JSON_REJECT_DUPLICATES, &je);
+	return s->root ? cfg_parsed(&c, s) : cfg_fail_parse(&c, &je);
 }
 
 void cfg_free(struct cfg_suite *s)

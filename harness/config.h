@@ -49,5 +49,13 @@ int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
 /* Writes jansson's parse error as "FILE:LINE:COL: text" (or "FILE: text"
  * without a position) to c->err; returns -1. */
 int cfg_fail_parse(struct cfg_ctx *c, const json_error_t *je);
+/* "unknown key (did you mean "NEAR"?)" at path, with the name in tabs
+ * nearest to name, else none; returns -1. */
+int cfg_fail_unknown(struct cfg_ctx *c, const char *path, const char *name,
+		     const struct key_desc *const *tabs, size_t ntabs, const char *none);
+/* The JSON text of the regular file c->file (what names it in a message:
+ * "config file"), duplicate keys rejected: a new reference, or NULL with
+ * c->err as "FILE: reason" or "FILE:LINE:COL: text". */
+json_t *cfg_read_json(struct cfg_ctx *c, const char *what);
 
 #endif

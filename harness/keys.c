@@ -11,8 +11,8 @@
 #include "topo.h"
 #include "workload.h"
 
-#define VP(f) NULL, KEY_FIELD(struct victim_params, f)
-#define RP(f) NULL, KEY_FIELD(struct run_params, f)
+#define VICTIM_KEY(...) KEY_BOUND(struct victim_params, __VA_ARGS__)
+#define RUN_KEY(...) KEY_BOUND(struct run_params, __VA_ARGS__)
 
 static const char *const victim_policies[] = { "other", "fifo", NULL };
 /* Indexed by enum wl_loop_kind. */
@@ -38,92 +38,74 @@ static int check_slice_ext(const json_t *v, char *msg, size_t len)
 }
 
 const struct key_desc victim_keys[] = {
-	{ "threads", KT_INT, "1", 1, 64, "threads", "latency probe threads (on the lock threads' PUs)",
-	  VP(threads) },
-	{ "interval_us", KT_INT, "1000", 10, 1000000, "us", "absolute-time sleep period",
-	  VP(interval_us) },
-	{ "policy", KT_ENUM, "\"other\"", 0, 0, "", "other (SCHED_OTHER) | fifo (SCHED_FIFO)",
-	  VP(policy), .values = victim_policies },
-	{ "priority", KT_INT, "1", 1, 99, "", "SCHED_FIFO priority (policy fifo only)", VP(priority) },
+	VICTIM_KEY(threads, KT_INT, "1", 1, 64, "threads",
+		   "latency probe threads (on the lock threads' PUs)"),
+	VICTIM_KEY(interval_us, KT_INT, "1000", 10, 1000000, "us", "absolute-time sleep period"),
+	VICTIM_KEY(policy, KT_ENUM, "\"other\"", 0, 0, "", "other (SCHED_OTHER) | fifo (SCHED_FIFO)",
+		   .values = victim_policies),
+	VICTIM_KEY(priority, KT_INT, "1", 1, 99, "", "SCHED_FIFO priority (policy fifo only)"),
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
 const struct key_desc run_keys[] = {
-	{ "workload", KT_STR, "\"spin-tas\"", 0, 0, "",
-	  "workload: an alias or LOCK+POLICY[+dry] (see `slicebench list`)",
-	  RP(workload) },
-	{ "lock", KT_STR, "null", 0, 0, "", "lock algorithm, replacing the workload's (null = keep it)",
-	  RP(lock) },
-	{ "policy", KT_STR, "null", 0, 0, "",
-	  "waiting policy, replacing the workload's: none | cs | pre | rearm | noyield | hog "
-	  "(null = keep it)",
-	  RP(policy) },
+	RUN_KEY(workload, KT_STR, "\"spin-tas\"", 0, 0, "",
+		"workload: an alias or LOCK+POLICY[+dry] (see `slicebench list`)"),
+	RUN_KEY(lock, KT_STR, "null", 0, 0, "",
+		"lock algorithm, replacing the workload's (null = keep it)"),
+	RUN_KEY(policy, KT_STR, "null", 0, 0, "",
+		"waiting policy, replacing the workload's: none | cs | pre | rearm | noyield | hog "
+		"(null = keep it)"),
 	{ "dry", KT_BOOL, "null", 0, 0, "",
 	  "true: the requests go to an area the kernel never reads, the control (null = the "
 	  "workload's)" },
-	{ "threads", KT_THREADS, "2", 1, 4096, "threads",
-	  "lock threads; \"Nx\" means N per processing unit of the pin set",
-	  RP(threads) },
-	{ "cs_ns", KT_INT, "100", 0, 100000000, "ns",
-	  "busy work inside the critical section (calibrated loop)",
-	  RP(cs_ns) },
-	{ "think_ns", KT_INT, "200", 0, 100000000, "ns", "busy work between critical sections",
-	  RP(think_ns) },
-	{ "cachelines", KT_INT, "1", 1, 4096, "lines",
-	  "shared cache lines written in each critical section",
-	  RP(cachelines) },
-	{ "pin", KT_STR, "\"compact\"", 0, 0, "",
-	  "none | compact | scatter | oversubscribe:N | cpus:LIST",
-	  RP(pin), .check = check_pin },
-	{ "noise", KT_INT, "0", 0, 1024, "threads", "CPU hogs on the same PUs, to provoke preemption",
-	  RP(noise) },
-	{ "noise_sleep_ns", KT_INT, "0", 0, 1000000000, "ns",
-	  "0 = the noise threads spin without pause; else each spins noise_busy_ns, then "
-	  "sleeps this long (the kernel's rseq slice_test: 2 us on, 50 us off)",
-	  RP(noise_sleep_ns) },
-	{ "noise_busy_ns", KT_INT, "2000", 0, 1000000000, "ns",
-	  "the noise threads' busy part per period when noise_sleep_ns > 0",
-	  RP(noise_busy_ns) },
-	{ "duration_s", KT_NUM, "1.0", 0.01, 86400, "s", "measured window per repetition",
-	  RP(duration_s) },
-	{ "warmup_s", KT_NUM, "0.2", 0, 3600, "s", "unmeasured run-in before each window",
-	  RP(warmup_s) },
-	{ "repetitions", KT_INT, "3", 1, KEY_REPETITIONS_MAX, "", "independent repetitions (fresh threads each)",
-	  RP(repetitions) },
-	{ "ci_target_pct", KT_NUM, "0", 0, 100, "%",
-	  "auto repetitions: repeat until the ops/s 95% half-width is at most this share of the "
-	  "mean, from max(repetitions, 2) up to repetitions_max (0 = a fixed count)",
-	  RP(ci_target_pct) },
-	{ "repetitions_max", KT_INT, "20", 1, KEY_REPETITIONS_MAX, "",
-	  "the most repetitions ci_target_pct may run", RP(repetitions_max) },
-	{ "sample_every", KT_INT, "64", 1, 1000000, "ops",
-	  "time one acquire/hold in this many operations",
-	  RP(sample_every) },
-	{ "loop", KT_ENUM, "\"sampled\"", 0, 0, "",
-	  "sampled | bare (no timing at all) | every (time every op)",
-	  RP(loop), .values = loop_kinds },
-	{ "events", KT_LIST,
-	  "[\"cycles\",\"instructions\",\"cache-misses\",\"context-switches\","
-	  "\"cpu-migrations\",\"task-clock\",\"sched:sched_switch\"]",
-	  0, CNT_MAX, "", "libpfm4 event names counted per thread in the window ([] = none)",
-	  RP(events) },
-	{ "victim", KT_OBJ, "null", 0, 0, "",
-	  "cyclictest-style wakeup-latency probe: {threads, interval_us, policy, priority}", victim_keys,
-	  KEY_FIELD(struct run_params, victim) },
-	{ "slice_ext_nsec", KT_INT, "0", 0, 1000000, "ns",
-	  "debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)",
-	  RP(slice_ext_nsec), .check = check_slice_ext },
-	{ "slice_trace", KT_INT, "1", 0, 2, "",
-	  "1 = time every grant from the slice timer's tracefs events in the window "
-	  "(policies that request; needs tracefs and kallsyms), 2 = also keep the "
-	  "window's events in each repetition, 0 = off",
-	  RP(slice_trace) },
-	{ "timeout_s", KT_NUM, "0", 0, 86400, "s",
-	  "watchdog; 0 = repetitions*(warmup+duration)+30 s",
-	  RP(timeout_s) },
-	{ "keep", KT_ENUM, "\"all\"", 0, 0, "",
-	  "all | summary (drop per-thread arrays and histogram buckets: size flat in threads)",
-	  RP(keep), .values = keep_modes },
+	RUN_KEY(threads, KT_THREADS, "2", 1, 4096, "threads",
+		"lock threads; \"Nx\" means N per processing unit of the pin set"),
+	RUN_KEY(cs_ns, KT_INT, "100", 0, 100000000, "ns",
+		"busy work inside the critical section (calibrated loop)"),
+	RUN_KEY(think_ns, KT_INT, "200", 0, 100000000, "ns", "busy work between critical sections"),
+	RUN_KEY(cachelines, KT_INT, "1", 1, 4096, "lines",
+		"shared cache lines written in each critical section"),
+	RUN_KEY(pin, KT_STR, "\"compact\"", 0, 0, "",
+		"none | compact | scatter | oversubscribe:N | cpus:LIST", .check = check_pin),
+	RUN_KEY(noise, KT_INT, "0", 0, 1024, "threads",
+		"CPU hogs on the same PUs, to provoke preemption"),
+	RUN_KEY(noise_sleep_ns, KT_INT, "0", 0, 1000000000, "ns",
+		"0 = the noise threads spin without pause; else each spins noise_busy_ns, then "
+		"sleeps this long (the kernel's rseq slice_test: 2 us on, 50 us off)"),
+	RUN_KEY(noise_busy_ns, KT_INT, "2000", 0, 1000000000, "ns",
+		"the noise threads' busy part per period when noise_sleep_ns > 0"),
+	RUN_KEY(duration_s, KT_NUM, "1.0", 0.01, 86400, "s", "measured window per repetition"),
+	RUN_KEY(warmup_s, KT_NUM, "0.2", 0, 3600, "s", "unmeasured run-in before each window"),
+	RUN_KEY(repetitions, KT_INT, "3", 1, KEY_REPETITIONS_MAX, "",
+		"independent repetitions (fresh threads each)"),
+	RUN_KEY(ci_target_pct, KT_NUM, "0", 0, 100, "%",
+		"auto repetitions: repeat until the ops/s 95% half-width is at most this share of "
+		"the mean, from max(repetitions, 2) up to repetitions_max (0 = a fixed count)"),
+	RUN_KEY(repetitions_max, KT_INT, "20", 1, KEY_REPETITIONS_MAX, "",
+		"the most repetitions ci_target_pct may run"),
+	RUN_KEY(sample_every, KT_INT, "64", 1, 1000000, "ops",
+		"time one acquire/hold in this many operations"),
+	RUN_KEY(loop, KT_ENUM, "\"sampled\"", 0, 0, "",
+		"sampled | bare (no timing at all) | every (time every op)", .values = loop_kinds),
+	RUN_KEY(events, KT_LIST,
+		"[\"cycles\",\"instructions\",\"cache-misses\",\"context-switches\","
+		"\"cpu-migrations\",\"task-clock\",\"sched:sched_switch\"]",
+		0, CNT_MAX, "", "libpfm4 event names counted per thread in the window ([] = none)"),
+	RUN_KEY(victim, KT_OBJ, "null", 0, 0, "",
+		"cyclictest-style wakeup-latency probe: {threads, interval_us, policy, priority}",
+		.sub = victim_keys),
+	RUN_KEY(slice_ext_nsec, KT_INT, "0", 0, 1000000, "ns",
+		"debugfs rseq/slice_ext_nsec for the run, restored after (0 = leave as is)",
+		.check = check_slice_ext),
+	RUN_KEY(slice_trace, KT_INT, "1", 0, 2, "",
+		"1 = time every grant from the slice timer's tracefs events in the window "
+		"(policies that request; needs tracefs and kallsyms), 2 = also keep the "
+		"window's events in each repetition, 0 = off"),
+	RUN_KEY(timeout_s, KT_NUM, "0", 0, 86400, "s",
+		"watchdog; 0 = repetitions*(warmup+duration)+30 s"),
+	RUN_KEY(keep, KT_ENUM, "\"all\"", 0, 0, "",
+		"all | summary (drop per-thread arrays and histogram buckets: size flat in threads)",
+		.values = keep_modes),
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -144,102 +126,104 @@ static void exact_num(double x, char *buf, size_t len)
 }
 
 
+/* The JSON types each key type takes (bits of 1 << json_type) and what a
+ * value of another type is told; a KT_LIST is told its size limit too, so
+ * the message is a format taking k->max (the others have no conversion:
+ * C11 7.21.6.1 has the extra argument evaluated and ignored). */
+#define JT(t) (1u << (t))
+static const struct {
+	unsigned takes;
+	const char *want;
+} key_types[] = {
+	[KT_INT] = { JT(JSON_INTEGER), "must be an integer" },
+	[KT_NUM] = { JT(JSON_INTEGER) | JT(JSON_REAL), "must be a number" },
+	[KT_STR] = { JT(JSON_STRING), "must be a string" },
+	[KT_THREADS] = { JT(JSON_INTEGER) | JT(JSON_STRING), "must be an integer" },
+	[KT_LIST] = { JT(JSON_ARRAY), "must be a list of at most %g strings" },
+	[KT_OBJ] = { JT(JSON_NULL) | JT(JSON_OBJECT), "must be null or an object" },
+	[KT_BOOL] = { JT(JSON_TRUE) | JT(JSON_FALSE), "must be true or false" },
+	[KT_ENUM] = { JT(JSON_STRING), "must be a string" },
+};
+
+static int check_enum(const struct key_desc *k, const char *s, char *msg, size_t len)
+{
+	if (key_enum_index(k, s) >= 0)
+		return 0;
+	size_t off = (size_t)snprintf(msg, len, "\"%s\" is not one of", s);
+
+	for (size_t i = 0; k->values[i] && off < len; i++)
+		off += (size_t)snprintf(msg + off, len - off, "%s %s", i ? "," : "", k->values[i]);
+	return -1;
+}
+
+/* A KT_THREADS string: "Nx", N in 1..64. */
+static int check_per_pu(const char *s, char *msg, size_t len)
+{
+	char *end;
+	/* One spelling per value: strtol alone would take " 2x", "+2x" and
+	 * "02x", which never merge with "2x" or pair in compare. */
+	long n = *s >= '1' && *s <= '9' ? strtol(s, &end, 10) : 0;
+
+	if (n && !strcmp(end, "x") && n <= 64)
+		return 0;
+	snprintf(msg, len, "\"%s\" is not an integer or \"Nx\" with N in 1..64 "
+		 "(digits only, no sign, space or leading zero)", s);
+	return -1;
+}
+
+/* A KT_INT, KT_NUM or integer KT_THREADS value in [k->min, k->max]. */
+static int check_range(const struct key_desc *k, const json_t *v, char *msg, size_t len)
+{
+	double x = json_number_value(v);
+
+	if (x >= k->min && x <= k->max)
+		return 0;
+	char given[48], lo[32], hi[32];
+
+	/* As given: 100000001 must not read as 1e+08. */
+	if (json_is_integer(v))
+		snprintf(given, sizeof(given), "%lld", (long long)json_integer_value(v));
+	else
+		exact_num(x, given, sizeof(given));
+	exact_num(k->min, lo, sizeof(lo));
+	exact_num(k->max, hi, sizeof(hi));
+	snprintf(msg, len, "%s is out of range %s..%s%s%s", given, lo, hi, *k->unit ? " " : "",
+		 k->unit);
+	return -1;
+}
+
 int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len)
 {
-	double x;
+	size_t i;
+	json_t *e;
 
+	if ((size_t)k->type >= sizeof(key_types) / sizeof(key_types[0]))
+		return -1;
+	if (!v || !(key_types[k->type].takes & JT(json_typeof(v))) ||
+	    (k->type == KT_LIST && json_array_size(v) > (size_t)k->max)) {
+		snprintf(msg, len, key_types[k->type].want, k->max);
+		return -1;
+	}
 	switch (k->type) {
-	case KT_OBJ:
-		if (!json_is_null(v) && !json_is_object(v)) {
-			snprintf(msg, len, "must be null or an object");
-			return -1;
-		}
-		return 0; /* the members are checked by the config loader */
-	case KT_LIST: {
-		size_t i;
-		json_t *e;
-
-		if (!json_is_array(v) || json_array_size(v) > (size_t)k->max) {
-			snprintf(msg, len, "must be a list of at most %g strings", k->max);
-			return -1;
-		}
+	case KT_LIST: /* its size is checked with its type */
 		json_array_foreach(v, i, e)
 			if (!json_is_string(e)) {
 				snprintf(msg, len, "element %zu must be a string", i);
 				return -1;
 			}
 		return 0;
-	}
-	case KT_BOOL:
-		if (!json_is_boolean(v)) {
-			snprintf(msg, len, "must be true or false");
-			return -1;
-		}
-		return 0;
-	case KT_STR:
 	case KT_ENUM:
-		if (!json_is_string(v)) {
-			snprintf(msg, len, "must be a string");
-			return -1;
-		}
-		if (k->type == KT_ENUM && key_enum_index(k, json_string_value(v)) < 0) {
-			size_t off = (size_t)snprintf(msg, len, "\"%s\" is not one of",
-						      json_string_value(v));
-
-			for (size_t i = 0; k->values[i] && off < len; i++)
-				off += (size_t)snprintf(msg + off, len - off, "%s %s", i ? "," : "",
-							k->values[i]);
-			return -1;
-		}
-		return 0;
+		return check_enum(k, json_string_value(v), msg, len);
 	case KT_THREADS:
-		if (json_is_string(v)) {
-			const char *s = json_string_value(v);
-			char *end;
-			/* One spelling per value: strtol alone would take " 2x", "+2x"
-			 * and "02x", which never merge with "2x" or pair in compare. */
-			long n = *s >= '1' && *s <= '9' ? strtol(s, &end, 10) : 0;
-
-			if (!n || strcmp(end, "x") || n > 64) {
-				snprintf(msg, len, "\"%s\" is not an integer or \"Nx\" with N in 1..64 "
-					 "(digits only, no sign, space or leading zero)", s);
-				return -1;
-			}
-			return 0;
-		}
+		if (json_is_string(v))
+			return check_per_pu(json_string_value(v), msg, len);
 		/* fall through */
 	case KT_INT:
-		if (!json_is_integer(v)) {
-			snprintf(msg, len, "must be an integer");
-			return -1;
-		}
-		x = (double)json_integer_value(v);
-		break;
 	case KT_NUM:
-		if (!json_is_number(v)) {
-			snprintf(msg, len, "must be a number");
-			return -1;
-		}
-		x = json_number_value(v);
-		break;
+		return check_range(k, v, msg, len);
 	default:
-		return -1;
+		return 0; /* a KT_OBJ's members are checked by the config loader */
 	}
-	if (!(x >= k->min && x <= k->max)) {
-		char given[48], lo[32], hi[32];
-
-		/* As given: 100000001 must not read as 1e+08. */
-		if (json_is_integer(v))
-			snprintf(given, sizeof(given), "%lld", (long long)json_integer_value(v));
-		else
-			exact_num(x, given, sizeof(given));
-		exact_num(k->min, lo, sizeof(lo));
-		exact_num(k->max, hi, sizeof(hi));
-		snprintf(msg, len, "%s is out of range %s..%s%s%s", given, lo, hi,
-			 *k->unit ? " " : "", k->unit);
-		return -1;
-	}
-	return 0;
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -280,13 +264,21 @@ const char *key_suggest(const char *name, const struct key_desc *const *tabs, si
 	return best;
 }
 
+/* "min..max" of a numeric key for --help and the README, else "". */
+static void key_range(const struct key_desc *k, char *buf, size_t len)
+{
+	if (k->type == KT_INT || k->type == KT_NUM || k->type == KT_THREADS)
+		snprintf(buf, len, "%g..%g", k->min, k->max);
+	else
+		*buf = '\0';
+}
+
 void key_print_table(FILE *f, const struct key_desc *tab)
 {
 	for (; tab && tab->name; tab++) {
-		char range[64] = "";
+		char range[64];
 
-		if (tab->type == KT_INT || tab->type == KT_NUM || tab->type == KT_THREADS)
-			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
+		key_range(tab, range, sizeof(range));
 		fprintf(f, "  %-14s %-10s %-8s %-12s %s\n", tab->name,
 			tab->type == KT_LIST ? "[...]" : tab->def, tab->unit, range, tab->help);
 		if (tab->sub) {
@@ -306,10 +298,9 @@ json_t *key_default(const struct key_desc *k)
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope)
 {
 	for (; tab && tab->name; tab++) {
-		char range[64] = "";
+		char range[64];
 
-		if (tab->type == KT_INT || tab->type == KT_NUM || tab->type == KT_THREADS)
-			snprintf(range, sizeof(range), "%g..%g", tab->min, tab->max);
+		key_range(tab, range, sizeof(range));
 		fprintf(f, "| `%s` | %s | `%s` | %s | %s | ", tab->name, scope, tab->def, tab->unit,
 			range);
 		for (const char *c = tab->help; *c; c++) /* a | would end the cell */

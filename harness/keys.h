@@ -45,6 +45,10 @@ struct key_desc {
 
 /* A key bound to field f of struct type s. */
 #define KEY_FIELD(s, f) .off = offsetof(s, f), .size = sizeof(((s *)0)->f)
+/* A key named after the field f of struct type s it is bound to, so name
+ * and field are spelled once and cannot disagree:
+ * KEY_BOUND(s, f, type, def, min, max, unit, help[, .check = ...]). */
+#define KEY_BOUND(s, f, ...) { #f, __VA_ARGS__, KEY_FIELD(s, f) }
 
 /* A run's keys, typed: filled from its resolved parameters once by
  * run_params_parse(), through the .off binding of run_keys. */

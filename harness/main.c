@@ -40,24 +40,25 @@ static const struct cli_opt run_opts[] = {
 	{ 0 }
 };
 
-static void run_usage(FILE *f)
+static void run_more(FILE *f)
 {
-	fprintf(f,
-		"usage: slicebench run --config FILE [--out FILE.json] [--quiet] [--dry-run]\n"
-		"                      [--meta KEY=VALUE]...\n"
-		"\n"
-		"Runs every parameter point of a suite config, each in its own process,\n"
-		"and writes one JSON result (temp file + rename).  Default --out:\n"
-		"results/<utc>-<host>-<kernel>.json\n"
-		"\n"
-		"\n");
-	cli_usage(f, run_opts);
 	fprintf(f, "\nsuite keys:\n");
 	cfg_print_keys(f);
 	fprintf(f, "\nrun keys (scalar, or a list to sweep):\n");
 	key_print_table(f, run_keys);
 	fprintf(f, "\nworkload keys: see `slicebench list`\n");
 }
+
+static const struct cli_cmd run_cmd = {
+	.name = "run",
+	.synopsis = "slicebench run --config FILE [--out FILE.json] [--quiet] [--dry-run]\n"
+		    "                      [--meta KEY=VALUE]...\n",
+	.about = "Runs every parameter point of a suite config, each in its own process,\n"
+		 "and writes one JSON result (temp file + rename).  Default --out:\n"
+		 "results/<utc>-<host>-<kernel>.json\n",
+	.opts = run_opts,
+	.more = run_more,
+};
 
 static const char *param_str(const json_t *p, const char *k, char *buf, size_t len)
 {
@@ -135,11 +136,11 @@ static int cmd_run(int argc, char **argv)
 	/* Heap: argc is the user's (cleanup frees it on every return). */
 	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
 	char err[1024], defpath[512];
-	int quiet = 0, nmeta = 0, dry = 0, force = 0, c;
+	int quiet = 0, nmeta = 0, dry = 0, force = 0, c, rc;
 
 	if (!metas)
 		return 1;
-	while ((c = cli_getopt(argc, argv, run_opts)) != -1) {
+	while ((c = cli_next(argc, argv, &run_cmd, &rc)) > 0) {
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'o': out = optarg; break;
@@ -147,19 +148,16 @@ static int cmd_run(int argc, char **argv)
 		case 'm': metas[nmeta++] = optarg; break;
 		case 'n': dry = 1; break;
 		case 'f': force = 1; break;
-		case 'h': run_usage(stdout); return 0;
-		default: run_usage(stderr); return EXIT_USAGE;
 		}
 	}
+	if (!c)
+		return rc;
 	/* Armed before anything else: a signal during the config load or the
 	 * first run's start is the same request as one later. */
 	sig_install();
-	if (!config || optind != argc) {
-		fprintf(stderr, "slicebench run: %s\n",
-			config ? "unexpected argument" : "--config FILE is required");
-		run_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!config || optind != argc)
+		return cli_misuse(&run_cmd, "%s",
+				  config ? "unexpected argument" : "--config FILE is required");
 	if (topo_init(err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;
@@ -279,14 +277,19 @@ static int cmd_run(int argc, char **argv)
 	return sig ? sig_exit_status(sig) : 0;
 }
 
+static const struct cli_cmd list_cmd = {
+	.name = "list",
+	.synopsis = "slicebench list [--keys-markdown | --tables-markdown]\n",
+	.about = "Lists the locks with their own config keys, the waiting policies and\n"
+		 "the named workloads; --keys-markdown prints every run and lock key as\n"
+		 "the README's key table, --tables-markdown the README's lock, policy\n"
+		 "and workload tables.\n",
+};
+
 static int cmd_list(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: slicebench list [--keys-markdown | --tables-markdown]\n\nLists the "
-		       "locks with their own config keys, the waiting policies and\nthe named "
-		       "workloads; --keys-markdown prints every run and lock key as\nthe README's "
-		       "key table, --tables-markdown the README's lock, policy\nand workload "
-		       "tables.\n");
+		cli_cmd_usage(stdout, &list_cmd);
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--keys-markdown")) {
@@ -324,6 +327,16 @@ static void info_text(const json_t *j, int depth)
 	}
 }
 
+static const struct cli_cmd info_cmd = {
+	.name = "info",
+	.synopsis = "slicebench info [--json]\n",
+	.about =
+		"Kernel release, preemption model, HZ, slice-extension availability (and why not),\n"
+		"topology, virtualization, glibc and compiler; then what a\n"
+		"bare-metal run lacks here (the extension, RSEQ stats, tracefs,\n"
+		"PMU, root) and the command that fixes each (--json: bare_metal).\n",
+};
+
 static int cmd_info(int argc, char **argv)
 {
 	int as_json = 0;
@@ -333,11 +346,7 @@ static int cmd_info(int argc, char **argv)
 		if (!strcmp(argv[i], "--json")) {
 			as_json = 1;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: slicebench info [--json]\n\nKernel release, preemption "
-			       "model, HZ, slice-extension availability (and why not),\n"
-			       "topology, virtualization, glibc and compiler; then what a\n"
-			       "bare-metal run lacks here (the extension, RSEQ stats, tracefs,\n"
-			       "PMU, root) and the command that fixes each (--json: bare_metal).\n");
+			cli_cmd_usage(stdout, &info_cmd);
 			return 0;
 		} else {
 			fprintf(stderr, "slicebench info: unknown option \"%s\"\n", argv[i]);

@@ -9,11 +9,9 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "keys.h"
-#include "regfile.h"
 #include "topo.h"
 
 #include "exitcodes.h"
@@ -89,14 +87,8 @@ static int check_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 		const struct key_desc *k = key_find(tab, name);
 
 		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", name);
-		if (!k) {
-			const struct key_desc *tabs[] = { tab };
-			const char *near = key_suggest(name, tabs, 1);
-
-			if (near)
-				return cfg_fail(c, sub, "unknown key (did you mean \"%s\"?)", near);
-			return cfg_fail(c, sub, "unknown key");
-		}
+		if (!k)
+			return cfg_fail_unknown(c, sub, name, &tab, 1, "unknown key");
 		if (!strcmp(name, "machines"))
 			continue; /* a list of objects: checked by load_machines */
 		if (key_check(k, v, msg, sizeof(msg)))
@@ -264,19 +256,13 @@ static int expand(struct cfg_ctx *c, struct plan *p, const json_t *configs, cons
 int plan_load(const char *path, struct plan *p, char *err, size_t len)
 {
 	struct cfg_ctx c = { path, err, len };
-	json_error_t je;
 	json_t *configs = NULL, *kerns = NULL;
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
-	int fd = regfile_open(path, "plan file", err, len);
-
-	if (fd < 0)
-		return -1;
-	p->root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
-	close(fd);
+	p->root = cfg_read_json(&c, "plan file");
 	if (!p->root)
-		return cfg_fail_parse(&c, &je);
+		return -1;
 	if (!json_is_object(p->root))
 		return cfg_fail(&c, "(top level)", "must be an object");
 	if (check_obj(&c, p->root, "", plan_keys))
@@ -329,22 +315,23 @@ static const struct cli_opt plan_opts[] = {
 	{ 0 }
 };
 
-static void plan_usage(FILE *f)
+static void plan_more(FILE *f)
 {
-	fprintf(f,
-		"usage: slicebench plan PLAN.json [--dry-run] [--tsv] [--results DIR]\n"
-		"\n"
-		"Validates a cluster plan and every config it names, and prints the\n"
-		"expanded job list: one job = one config on one kernel on one machine\n"
-		"class, writing one result JSON (DIR/<task>.json, DIR defaults to\n"
-		"results/<name>).  Nothing runs: ./run.sh --slurm PLAN.json submits it,\n"
-		"./run.sh --local PLAN.json runs it here.\n"
-		"\n"
-		"\n");
-	cli_usage(f, plan_opts);
 	fprintf(f, "\nplan keys:\n");
 	plan_print_keys(f);
 }
+
+static const struct cli_cmd plan_cmd = {
+	.name = "plan",
+	.synopsis = "slicebench plan PLAN.json [--dry-run] [--tsv] [--results DIR]\n",
+	.about = "Validates a cluster plan and every config it names, and prints the\n"
+		 "expanded job list: one job = one config on one kernel on one machine\n"
+		 "class, writing one result JSON (DIR/<task>.json, DIR defaults to\n"
+		 "results/<name>).  Nothing runs: ./run.sh --slurm PLAN.json submits it,\n"
+		 "./run.sh --local PLAN.json runs it here.\n",
+	.opts = plan_opts,
+	.more = plan_more,
+};
 
 static const char *dash(const char *s)
 {
@@ -401,23 +388,21 @@ int cmd_plan(int argc, char **argv)
 {
 	const char *dir = NULL;
 	char err[1536], defdir[300];
-	int tsv = 0, c;
+	int tsv = 0, c, rc;
 
-	while ((c = cli_getopt(argc, argv, plan_opts)) != -1) {
+	while ((c = cli_next(argc, argv, &plan_cmd, &rc)) > 0) {
 		switch (c) {
 		case 'n': break;
 		case 't': tsv = 1; break;
 		case 'r': dir = optarg; break;
-		case 'h': plan_usage(stdout); return 0;
-		default: plan_usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "slicebench plan: %s\n",
-			optind == argc ? "PLAN.json is required" : "one plan file at a time");
-		plan_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return rc;
+	if (optind != argc - 1)
+		return cli_misuse(&plan_cmd, "%s",
+				  optind == argc ? "PLAN.json is required"
+						 : "one plan file at a time");
 	if (topo_init(err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;

@@ -26,41 +26,42 @@ static const struct cli_opt compare_opts[] = {
 	{ 0 }
 };
 
-static void compare_usage(FILE *f)
+static void compare_more(FILE *f)
 {
-	fprintf(f,
-		"usage: slicebench compare A.json B.json [C.json ...] [options]\n"
-		"       slicebench compare --within A.json --baseline WORKLOAD [options]\n"
-		"\n"
-		"Pairs the results of each file with the baseline A by workload and\n"
-		"parameters (duration, warm-up, repetitions, events and timeout do not\n"
-		"define a point), or with --within every workload of one file with the\n"
-		"baseline workload at the same run parameters.  A file may be a\n"
-		"directory of result files; rows are then grouped by host / CPU / kernel.\n"
-		"\n"
-		"Statistics, per metric and pair, over one value per repetition:\n"
-		"  ratio   B/A of the geometric means, with its 95%% CI from Welch's\n"
-		"          t-test on log values (ratio-scale, skewed data; unequal\n"
-		"          variances).  This test decides the verdict.\n"
-		"  p MW    exact two-sided Mann-Whitney U, a distribution-free cross-check\n"
-		"          (it cannot reach p < 0.05 below 4 repetitions per side).\n"
-		"  p Holm  the Welch p after Holm's correction over all rows.\n"
-		"  verdict improved / regressed when the Holm p < 0.05 and the ratio lies\n"
-		"          outside the noise band; else inconclusive.  Lower-is-better\n"
-		"          metrics (latencies) invert the sense.\n"
-		"  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
-		"Meta differences that make a comparison suspect (CPU, PUs, VM accelerator,\n"
-		"virtualization, suite version, HZ, preemption model) are warned about on\n"
-		"stderr and in the table header; a different kernel is a note.  So are\n"
-		"two VM results' guest timing floors (meta.vm.calibration) that differ.\n"
-		"\n"
-		"\n");
-	cli_usage(f, compare_opts);
 	fprintf(f, "\nmetrics:\n");
 	for (size_t i = 0; cmp_metrics[i].name; i++)
 		fprintf(f, "  %-18s %s\n", cmp_metrics[i].name, cmp_metrics[i].help);
-	fprintf(f, "\nexit status: 0 done, 1 regression (with --fail-on-regression), 2 bad input\n");
 }
+
+static const struct cli_cmd compare_cmd = {
+	.name = "compare",
+	.synopsis = "slicebench compare A.json B.json [C.json ...] [options]\n"
+		    "       slicebench compare --within A.json --baseline WORKLOAD [options]\n",
+	.about = "Pairs the results of each file with the baseline A by workload and\n"
+		 "parameters (duration, warm-up, repetitions, events and timeout do not\n"
+		 "define a point), or with --within every workload of one file with the\n"
+		 "baseline workload at the same run parameters.  A file may be a\n"
+		 "directory of result files; rows are then grouped by host / CPU / kernel.\n"
+		 "\n"
+		 "Statistics, per metric and pair, over one value per repetition:\n"
+		 "  ratio   B/A of the geometric means, with its 95% CI from Welch's\n"
+		 "          t-test on log values (ratio-scale, skewed data; unequal\n"
+		 "          variances).  This test decides the verdict.\n"
+		 "  p MW    exact two-sided Mann-Whitney U, a distribution-free cross-check\n"
+		 "          (it cannot reach p < 0.05 below 4 repetitions per side).\n"
+		 "  p Holm  the Welch p after Holm's correction over all rows.\n"
+		 "  verdict improved / regressed when the Holm p < 0.05 and the ratio lies\n"
+		 "          outside the noise band; else inconclusive.  Lower-is-better\n"
+		 "          metrics (latencies) invert the sense.\n"
+		 "  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
+		 "Meta differences that make a comparison suspect (CPU, PUs, VM accelerator,\n"
+		 "virtualization, suite version, HZ, preemption model) are warned about on\n"
+		 "stderr and in the table header; a different kernel is a note.  So are\n"
+		 "two VM results' guest timing floors (meta.vm.calibration) that differ.\n",
+	.opts = compare_opts,
+	.more = compare_more,
+	.exits = "0 done, 1 regression (with --fail-on-regression), 2 bad input",
+};
 
 static int cmp_parse_metrics(struct cmp_opts *o, const char *list, char *err, size_t len)
 {
@@ -105,7 +106,7 @@ int cmd_compare(int argc, char **argv)
 	char err[8192], *end;
 
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, compare_opts)) != -1) {
+	while ((c = cli_next(argc, argv, &compare_cmd, &rc)) > 0) {
 		switch (c) {
 		case 'm':
 			if (cmp_parse_metrics(&o, optarg, err, sizeof(err))) {
@@ -140,23 +141,20 @@ int cmd_compare(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'w': within = optarg; break;
 		case 'b': baseline = optarg; break;
-		case 'h': compare_usage(stdout); return 0;
-		default: compare_usage(stderr); return EXIT_USAGE;
 		}
 	}
+	if (!c)
+		return rc;
 	if (!o.nmetrics)
 		o.metrics[o.nmetrics++] = cmp_metric_find("ops_per_sec");
 	int nfiles = argc - optind;
 
-	if (within ? (nfiles != 0 || !baseline) : (nfiles < 2 || baseline)) {
-		fprintf(stderr, "slicebench compare: %s\n",
-			within ? (baseline ? "--within takes no other files"
-					   : "--within needs --baseline WORKLOAD")
-			       : baseline ? "--baseline only goes with --within"
-					  : "need a baseline and at least one file to compare");
-		compare_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (within ? (nfiles != 0 || !baseline) : (nfiles < 2 || baseline))
+		return cli_misuse(&compare_cmd, "%s",
+				  within ? (baseline ? "--within takes no other files"
+						     : "--within needs --baseline WORKLOAD")
+				  : baseline ? "--baseline only goes with --within"
+					     : "need a baseline and at least one file to compare");
 	size_t nd = within ? 1 : (size_t)nfiles;
 	const char *const *names = within ? &within : (const char *const *)&argv[optind];
 	json_t **docs, *rep = NULL;

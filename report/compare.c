@@ -25,29 +25,27 @@
 #include "../harness/stats.h"
 #include "textfmt.h"
 
+/* A latency: one percentile of a distribution, at the same path in a
+ * repetition and in the summary; lower is better, and the median of the
+ * repetitions is shown (one slow repetition moves a tail's mean). */
+#define LATENCY(name, path, help) { name, path, NULL, path, "ns", 1, 1, help }
+
 const struct cmp_metric cmp_metrics[] = {
 	{ "ops_per_sec", "ops_per_sec", NULL, "ops_per_sec.mean", "ops/s", 0, 0,
 	  "critical sections per second (higher is better)" },
 	{ "fairness", "fairness_jain", NULL, "fairness_jain", "", 0, 0,
 	  "Jain's index over threads (higher is better)" },
-	{ "p50_hold", "hold_ns.p50", NULL, "hold_ns.p50", "ns", 1, 1, "median hold time" },
-	{ "p99_hold", "hold_ns.p99", NULL, "hold_ns.p99", "ns", 1, 1, "p99 hold time" },
-	{ "p999_hold", "hold_ns.p99_9", NULL, "hold_ns.p99_9", "ns", 1, 1, "p99.9 hold time" },
-	{ "p50_acquire", "acquire_ns.p50", NULL, "acquire_ns.p50", "ns", 1, 1,
-	  "median acquire latency" },
-	{ "p99_acquire", "acquire_ns.p99", NULL, "acquire_ns.p99", "ns", 1, 1,
-	  "p99 acquire latency" },
-	{ "p999_acquire", "acquire_ns.p99_9", NULL, "acquire_ns.p99_9", "ns", 1, 1,
-	  "p99.9 acquire latency" },
-	{ "p9999_acquire", "acquire_ns.p99_99", NULL, "acquire_ns.p99_99", "ns", 1, 1,
-	  "p99.99 acquire latency" },
-	{ "victim_p99", "victim.p99", NULL, "victim.p99", "ns", 1, 1,
-	  "victim wakeup latency p99" },
-	{ "victim_p999", "victim.p99_9", NULL, "victim.p99_9", "ns", 1, 1,
-	  "victim wakeup latency p99.9" },
-	{ "victim_p9999", "victim.p99_99", NULL, "victim.p99_99", "ns", 1, 1,
-	  "victim wakeup latency p99.99" },
-	{ "victim_max", "victim.max", NULL, "victim.max", "ns", 1, 1, "victim worst wakeup" },
+	LATENCY("p50_hold", "hold_ns.p50", "median hold time"),
+	LATENCY("p99_hold", "hold_ns.p99", "p99 hold time"),
+	LATENCY("p999_hold", "hold_ns.p99_9", "p99.9 hold time"),
+	LATENCY("p50_acquire", "acquire_ns.p50", "median acquire latency"),
+	LATENCY("p99_acquire", "acquire_ns.p99", "p99 acquire latency"),
+	LATENCY("p999_acquire", "acquire_ns.p99_9", "p99.9 acquire latency"),
+	LATENCY("p9999_acquire", "acquire_ns.p99_99", "p99.99 acquire latency"),
+	LATENCY("victim_p99", "victim.p99", "victim wakeup latency p99"),
+	LATENCY("victim_p999", "victim.p99_9", "victim wakeup latency p99.9"),
+	LATENCY("victim_p9999", "victim.p99_99", "victim wakeup latency p99.99"),
+	LATENCY("victim_max", "victim.max", "victim worst wakeup"),
 	{ "ctxsw_per_op", "counters.context-switches.value", "ops",
 	  "counters.context_switches_per_op", "", 1, 0, "context switches per operation" },
 	{ "tsc_cycles_per_op", "tsc_cycles", "ops", "counters.tsc_cycles_per_op", "cycles", 1, 0,
@@ -106,12 +104,27 @@ static json_t *values_json(const double *x, size_t n)
 
 #define MAXREP KEY_REPETITIONS_MAX
 
+/* "A#2 outlier (1.5 IQR, 3 MAD)" for each repetition of one side that
+ * st_outliers flags (flagged, never dropped). */
+static void flag_outliers(json_t *flags, char side, const double *x, size_t n)
+{
+	int fl[MAXREP];
+
+	st_outliers(x, n, fl);
+	for (size_t i = 0; i < n; i++)
+		if (fl[i])
+			json_array_append_new(flags, json_sprintf("%c#%zu outlier (%s%s%s)", side,
+								  i + 1, fl[i] & 1 ? "1.5 IQR" : "",
+								  fl[i] == 3 ? ", " : "",
+								  fl[i] & 2 ? "3 MAD" : ""));
+}
+
 /* One row: metric m of result ra (baseline) against rb. */
 static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, const char *fb,
 			const struct cmp_metric *m, const char *point, const char *group)
 {
 	static double a[MAXREP], b[MAXREP];
-	int sa, sb, fl[MAXREP];
+	int sa, sb;
 	size_t na = metric_values(ra, m, a, MAXREP, &sa), nb = metric_values(rb, m, b, MAXREP, &sb);
 
 	if (!na || !nb)
@@ -123,20 +136,8 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	json_t *flags = json_array(), *row;
 
 	st_welch_log(a, na, b, nb, &w);
-	st_outliers(a, na, fl);
-	for (size_t i = 0; i < na; i++)
-		if (fl[i])
-			json_array_append_new(flags, json_sprintf("A#%zu outlier (%s%s%s)", i + 1,
-								  fl[i] & 1 ? "1.5 IQR" : "",
-								  fl[i] == 3 ? ", " : "",
-								  fl[i] & 2 ? "3 MAD" : ""));
-	st_outliers(b, nb, fl);
-	for (size_t i = 0; i < nb; i++)
-		if (fl[i])
-			json_array_append_new(flags, json_sprintf("B#%zu outlier (%s%s%s)", i + 1,
-								  fl[i] & 1 ? "1.5 IQR" : "",
-								  fl[i] == 3 ? ", " : "",
-								  fl[i] & 2 ? "3 MAD" : ""));
+	flag_outliers(flags, 'A', a, na);
+	flag_outliers(flags, 'B', b, nb);
 	if (sa || sb)
 		json_array_append_new(flags, json_string("summary only: no repetitions, no test"));
 	if (!w.ok)
@@ -359,6 +360,17 @@ static void finish(json_t *rep, const struct cmp_opts *o)
 				     "2/C(2n,n)); Welch on logs still decides", small));
 }
 
+/* Appends i to the queue of point k in by (an array per point, in file
+ * order): the results of one point pair in the order they came. */
+static void queue_push(json_t *by, const char *k, size_t i)
+{
+	json_t *q = json_object_get(by, k);
+
+	if (!q)
+		json_object_set_new(by, k, q = json_array());
+	json_array_append_new(q, json_integer((json_int_t)i));
+}
+
 int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 	     const struct cmp_opts *o, json_t **report, char *err, size_t len)
 {
@@ -393,13 +405,8 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 		for (size_t i = 0; i < nb; i++) {
 			all[na + i] = json_array_get(bres, i);
 			kb[i] = cmp_point_key(all[na + i], 1, 0);
-			if (!kb[i])
-				continue;
-			json_t *q = json_object_get(bykey, kb[i]);
-
-			if (!q)
-				json_object_set_new(bykey, kb[i], q = json_array());
-			json_array_append_new(q, json_integer((json_int_t)i));
+			if (kb[i])
+				queue_push(bykey, kb[i], i);
 		}
 		var = cmp_variation(all, nall);
 		/* A point seen twice on a side (a directory of several hosts)
@@ -474,13 +481,8 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 			continue;
 		char *k = cmp_point_key(r, 0, 1);
 
-		if (!k)
-			continue;
-		json_t *q = json_object_get(bykey, k);
-
-		if (!q)
-			json_object_set_new(bykey, k, q = json_array());
-		json_array_append_new(q, json_integer((json_int_t)i));
+		if (k)
+			queue_push(bykey, k, i);
 		free(k);
 	}
 	var = cmp_variation(all, n);

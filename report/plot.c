@@ -100,26 +100,22 @@ static const struct cli_opt plot_opts[] = {
 	{ 0 }
 };
 
-static void plot_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: slicebench plot RESULT.json [MORE.json | DIR ...] --out DIR\n"
-		"                       [--baseline WORKLOAD]... [--templates DIR] [--metric NAME]\n"
-		"\n"
-		"Renders PNG and SVG figures with gnuplot (templates in " TEMPLATES "/*.gp,\n"
-		"data as DIR/NAME.dat) and DIR/index.html, the report: the study's\n"
-		"description, the answer figures and verdicts, every figure with a caption,\n"
-		"the machines.\n"
-		"Figures: answer-WORKLOAD (each workload of each input against the baseline,\n"
-		"as a forest chart), answer-primitives (the primitives workload's costs),\n"
-		"compare (each input against the first), throughput_threads, throughput_cs,\n"
-		"hold_ns, acquire_ns, victim_ccdf, extension_ccdf, ext_tradeoff, counters.  A\n"
-		"figure without data is skipped with a note in index.html.\n"
-		"\n"
-		"\n");
-	cli_usage(f, plot_opts);
-	fprintf(f, "\nexit status: 0 done, 1 gnuplot failed, 2 bad input\n");
-}
+static const struct cli_cmd plot_cmd = {
+	.name = "plot",
+	.synopsis = "slicebench plot RESULT.json [MORE.json | DIR ...] --out DIR\n"
+		    "                       [--baseline WORKLOAD]... [--templates DIR] [--metric NAME]\n",
+	.about = "Renders PNG and SVG figures with gnuplot (templates in " TEMPLATES "/*.gp,\n"
+		 "data as DIR/NAME.dat) and DIR/index.html, the report: the study's\n"
+		 "description, the answer figures and verdicts, every figure with a caption,\n"
+		 "the machines.\n"
+		 "Figures: answer-WORKLOAD (each workload of each input against the baseline,\n"
+		 "as a forest chart), answer-primitives (the primitives workload's costs),\n"
+		 "compare (each input against the first), throughput_threads, throughput_cs,\n"
+		 "hold_ns, acquire_ns, victim_ccdf, extension_ccdf, ext_tradeoff, counters.  A\n"
+		 "figure without data is skipped with a note in index.html.\n",
+	.opts = plot_opts,
+	.exits = "0 done, 1 gnuplot failed, 2 bad input",
+};
 
 struct answers {
 	json_t *reps[MAXBASE * 8];
@@ -216,13 +212,10 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 		    xl, &rep, NULL, 1,
 		    c->ndocs < 2 ? "one input: nothing to compare"
 				 : "the inputs share no run (no overlapping workload and parameters)");
-	plot_threads(c);
+	plot_throughput(c, "threads");
 	plot_contention(c);
-	plot_cs(c);
-	plot_hold(c);
-	plot_acquire(c);
-	plot_victim(c);
-	plot_extension(c);
+	plot_throughput(c, "cs_ns");
+	plot_ccdfs(c);
 	plot_ext(c);
 	plot_counters(c);
 	if (plot_index(c, &v, err, sizeof(err))) {
@@ -255,7 +248,7 @@ int cmd_plot(int argc, char **argv)
 	int opt, rc = 0;
 
 	optind = 1;
-	while ((opt = cli_getopt(argc, argv, plot_opts)) != -1) {
+	while ((opt = cli_next(argc, argv, &plot_cmd, &rc)) > 0) {
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'b':
@@ -268,16 +261,14 @@ int cmd_plot(int argc, char **argv)
 			break;
 		case 'T': tdir = optarg; break;
 		case 'm': metric = optarg; break;
-		case 'h': plot_usage(stdout); return 0;
-		default: plot_usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (!out || optind >= argc) {
-		fprintf(stderr, "slicebench plot: %s\n",
-			out ? "need at least one result file or directory" : "--out DIR is required");
-		plot_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!opt)
+		return rc;
+	if (!out || optind >= argc)
+		return cli_misuse(&plot_cmd, "%s",
+				  out ? "need at least one result file or directory"
+				      : "--out DIR is required");
 	const struct cmp_metric *m = cmp_metric_find(metric);
 
 	if (!m) {

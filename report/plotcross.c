@@ -122,38 +122,54 @@ static const json_t *baseline_of(const json_t *by, size_t d, const json_t *r)
 	return b;
 }
 
-static void throughput(struct plotctx *c, const struct facet *fa, const json_t *by)
+/* Room for two results' repetitions (the ratio's Welch test). */
+struct reps {
+	double *a, *b;
+};
+
+/* A result's own ops/s with its CI, the baselines among them. */
+static int ops_point(const json_t *base, const json_t *r, struct ppt *pt, struct reps *t)
 {
-	struct plot *p = plot_new(
-		c, "contention_throughput", "Throughput vs threads per lock (log-log, 95% CI)",
-		"throughput_threads.gp",
-		"Critical sections per second against lock threads, one panel per lock: the "
-		"no-request baseline (policy none) and every placement of the request beside its "
-		"dry control (hollow); whiskers are 95% intervals of the mean over repetitions.");
-	struct ppts s = { .keep_panels = 1 };
+	const json_t *o = res_get(r, "summary.ops_per_sec");
+
+	(void)base;
+	(void)t;
+	pt->y = res_num(o, "mean");
+	pt->lo = fmax(res_num(o, "ci95_lo"), 0);
+	pt->hi = res_num(o, "ci95_hi");
+	if (!(pt->y > 0))
+		return 0;
+	if (!isfinite(pt->lo) || !isfinite(pt->hi))
+		pt->lo = pt->hi = pt->y;
+	return 1;
+}
+
+/* A placement's ops/s over its baseline's, compare's way. */
+static int ratio_point(const json_t *base, const json_t *r, struct ppt *pt, struct reps *t)
+{
+	struct st_welch w;
+
+	if (is_baseline(r) || !t->a || !t->b)
+		return 0;
+	size_t na = rep_ops(base, t->a);
+	size_t nb = rep_ops(r, t->b);
+
+	st_welch_log(t->a, na, t->b, nb, &w);
+	if (!w.ok || !(w.ratio > 0))
+		return 0;
+	pt->y = w.ratio;
+	pt->lo = isfinite(w.lo) ? w.lo : w.ratio;
+	pt->hi = isfinite(w.hi) ? w.hi : w.ratio;
+	return 1;
+}
+
+static void throughput(struct plotctx *c, struct plot *p, struct ppts *s)
+{
 	struct gpvars v = { 0 };
-	size_t i;
-	json_t *r;
 
-	for (size_t d = 0; d < c->ndocs; d++)
-		json_array_foreach(json_object_get(c->docs[d], "results"), i, r) {
-			const json_t *o = res_get(r, "summary.ops_per_sec");
-			struct ppt pt = { .x = res_num(r, "nthreads") };
-
-			pt.y = res_num(o, "mean");
-			pt.lo = fmax(res_num(o, "ci95_lo"), 0);
-			pt.hi = res_num(o, "ci95_hi");
-			if (!baseline_of(by, d, r) || !(pt.x > 0) || !(pt.y > 0))
-				continue;
-			if (!isfinite(pt.lo) || !isfinite(pt.hi))
-				pt.lo = pt.hi = pt.y;
-			lock_point(fa, c, d, r, &pt);
-			ppts_add(&s, &pt);
-		}
 	gpv_add(&v, "logx=1; ");
-	ppts_render(c, p, &s, &v, 0, 2,
+	ppts_render(c, p, s, &v, 0, 2,
 		    "no ok result shares its point with a no-request baseline (policy none)");
-	ppts_free(&s);
 	gpv_free(&v);
 }
 
@@ -208,84 +224,100 @@ static size_t crossovers(const struct ppts *s, FILE *f, struct gpvars *v)
 	return n;
 }
 
-static void ratio(struct plotctx *c, const struct facet *fa, const json_t *by)
+static void ratio(struct plotctx *c, struct plot *p, struct ppts *s)
 {
-	struct plot *p = plot_new(
-		c, "contention_ratio", "Ratio to the no-request baseline vs threads (95% CI)",
-		"ratio_threads.gp",
-		"Each placement's throughput divided by the no-request baseline's (same lock, "
-		"same point), with the 95% interval of the ratio of geometric means; above 1 the "
-		"request pays. A vertical line marks a crossover, where the ratio crosses 1 "
-		"and the intervals on both sides exclude 1; crossings within the noise are "
-		"listed in the .dat only.");
-	struct ppts s = { .keep_panels = 1 };
 	struct gpvars v = { 0 };
-	double *a = malloc(MAXREP * sizeof(*a)), *b = malloc(MAXREP * sizeof(*b));
-	size_t i, most;
-	json_t *r;
+	size_t most;
 	FILE *f;
 
-	for (size_t d = 0; a && b && d < c->ndocs; d++) {
-		const json_t *res = json_object_get(c->docs[d], "results");
-
-		json_array_foreach(res, i, r) {
-			struct ppt pt = { .x = res_num(r, "nthreads") };
-			const json_t *bi = is_baseline(r) ? NULL : baseline_of(by, d, r);
-			struct st_welch w;
-
-			if (!bi || !(pt.x > 0))
-				continue;
-			size_t na = rep_ops(json_array_get(res, (size_t)json_integer_value(bi)), a);
-			size_t nb = rep_ops(r, b);
-
-			st_welch_log(a, na, b, nb, &w);
-			if (!w.ok || !(w.ratio > 0))
-				continue;
-			pt.y = w.ratio;
-			pt.lo = isfinite(w.lo) ? w.lo : w.ratio;
-			pt.hi = isfinite(w.hi) ? w.hi : w.ratio;
-			lock_point(fa, c, d, r, &pt);
-			ppts_add(&s, &pt);
-		}
-	}
-	free(a);
-	free(b);
-	if (!s.n) {
+	if (!s->n) {
 		plot_skip(p, "no placement shares its point with a no-request baseline "
 			     "(policy none, same lock)");
-		ppts_free(&s);
 		return;
 	}
-	ppts_sort(&s);
-	if (!(f = plot_dat(c, p))) {
-		ppts_free(&s);
+	ppts_sort(s);
+	if (!(f = plot_dat(c, p)))
 		return;
-	}
-	most = ppts_write(&s, f, &v, 0);
+	most = ppts_write(s, f, &v, 0);
 	/* ppts_write sorts as ppts_sort does and keeps the panels (keep_panels),
 	 * so panel ids and neighbours are the drawn ones. */
-	crossovers(&s, f, &v);
+	crossovers(s, f, &v);
 	fclose(f);
 	if (most < 2) {
 		plot_skip(p, "no placement has a ratio at 2 or more thread counts (at most %zu)",
 			  most);
 		plot_dat_remove(c, p);
 	} else {
-		size_t cols = s.npanels <= 1 ? 1 : s.npanels <= 4 ? 2 : 3;
+		size_t cols = s->npanels <= 1 ? 1 : s->npanels <= 4 ? 2 : 3;
 
-		plot_render(c, p, &v, 1000, 60 + 370 * (int)((s.npanels + cols - 1) / cols));
+		plot_render(c, p, &v, 1000, 60 + 370 * (int)((s->npanels + cols - 1) / cols));
 	}
-	ppts_free(&s);
 	gpv_free(&v);
+}
+
+/* The two figures of the sweep: the same results, each point from its
+ * baseline, drawn two ways. */
+static const struct cross_fig {
+	const char *name, *title, *tmpl, *caption;
+	int (*point)(const json_t *base, const json_t *r, struct ppt *pt, struct reps *t);
+	void (*draw)(struct plotctx *c, struct plot *p, struct ppts *s);
+} cross_figs[] = {
+	{ "contention_throughput", "Throughput vs threads per lock (log-log, 95% CI)",
+	  "throughput_threads.gp",
+	  "Critical sections per second against lock threads, one panel per lock: the "
+	  "no-request baseline (policy none) and every placement of the request beside its "
+	  "dry control (hollow); whiskers are 95% intervals of the mean over repetitions.",
+	  ops_point, throughput },
+	{ "contention_ratio", "Ratio to the no-request baseline vs threads (95% CI)",
+	  "ratio_threads.gp",
+	  "Each placement's throughput divided by the no-request baseline's (same lock, "
+	  "same point), with the 95% interval of the ratio of geometric means; above 1 the "
+	  "request pays. A vertical line marks a crossover, where the ratio crosses 1 "
+	  "and the intervals on both sides exclude 1; crossings within the noise are "
+	  "listed in the .dat only.",
+	  ratio_point, ratio },
+};
+
+/* The points of one figure: one per ok result with a baseline at its point. */
+static void collect(const struct plotctx *c, const struct facet *fa, const json_t *by,
+		    const struct cross_fig *f, struct reps *t, struct ppts *s)
+{
+	size_t i;
+	json_t *r;
+
+	for (size_t d = 0; d < c->ndocs; d++) {
+		const json_t *res = json_object_get(c->docs[d], "results");
+
+		json_array_foreach(res, i, r) {
+			const json_t *bi = baseline_of(by, d, r);
+			struct ppt pt = { .x = res_num(r, "nthreads") };
+
+			if (!bi || !(pt.x > 0) ||
+			    !f->point(json_array_get(res, (size_t)json_integer_value(bi)), r, &pt, t))
+				continue;
+			lock_point(fa, c, d, r, &pt);
+			ppts_add(s, &pt);
+		}
+	}
 }
 
 void plot_contention(struct plotctx *c)
 {
 	struct facet fa;
 	json_t *by = baselines(c);
+	struct reps t = { malloc(MAXREP * sizeof(double)), malloc(MAXREP * sizeof(double)) };
 
 	facet_init(&fa, c, "threads");
-	throughput(c, &fa, by);
-	ratio(c, &fa, by);
+	for (size_t k = 0; k < sizeof(cross_figs) / sizeof(cross_figs[0]); k++) {
+		const struct cross_fig *f = &cross_figs[k];
+		struct plot *p = plot_new(c, f->name, f->title, f->tmpl, f->caption);
+		struct ppts s = { .keep_panels = 1 };
+
+		collect(c, &fa, by, f, &t, &s);
+		f->draw(c, p, &s);
+		ppts_free(&s);
+	}
+	free(t.a);
+	free(t.b);
 	json_decref(by);
 }

@@ -34,20 +34,44 @@ static int ops_point(const json_t *r, struct ppt *pt)
 	return 1;
 }
 
-/* Throughput against a run key (x from xpath); logx=1 when every x is
- * positive, so the axis can be logarithmic. */
-static void plot_ops(struct plotctx *c, struct plot *p, const char *xkey, const char *xpath,
-		    size_t need, const char *empty, struct gpvars *v)
+/* The throughput figures: ops/s against one run key. */
+static const struct ops_fig {
+	const char *name, *title, *tmpl, *caption;
+	const char *xkey, *xpath; /* the run key on x; where a result has its value */
+	size_t need;		  /* points a series needs for a line */
+} ops_figs[] = {
+	{ "throughput_threads", "Throughput vs threads (95% CI)", "throughput_threads.gp",
+	  "Critical sections per second against the number of lock threads, one panel "
+	  "per setting the runs hold fixed; higher is better, whiskers are 95% "
+	  "intervals of the mean over repetitions.",
+	  "threads", "nthreads", 1 },
+	{ "throughput_cs", "Throughput vs critical-section length (95% CI)", "throughput_cs.gp",
+	  "Critical sections per second against the critical-section length cs_ns, "
+	  "one panel per setting the runs hold fixed; higher is better.",
+	  "cs_ns", "params.cs_ns", 2 },
+};
+
+/* logx=1 when every x is positive, so the axis can be logarithmic. */
+void plot_throughput(struct plotctx *c, const char *xkey)
 {
+	const struct ops_fig *f = ops_figs, *end = f + sizeof(ops_figs) / sizeof(ops_figs[0]);
 	struct ppts s = { 0 };
+	struct gpvars v = { 0 };
 	struct facet fa;
 	size_t i;
 	json_t *r;
 	int logx = 1;
+	char empty[128];
+
+	while (f < end && strcmp(f->xkey, xkey))
+		f++;
+	if (f == end)
+		return;
+	struct plot *p = plot_new(c, f->name, f->title, f->tmpl, f->caption);
 
 	facet_init(&fa, c, xkey);
 	FOREACH_OK(c, d, i, r) {
-		struct ppt pt = { .x = res_num(r, xpath) };
+		struct ppt pt = { .x = res_num(r, f->xpath) };
 
 		if (!ops_point(r, &pt) || !(pt.y > 0))
 			continue;
@@ -56,39 +80,14 @@ static void plot_ops(struct plotctx *c, struct plot *p, const char *xkey, const 
 		facet_point(&fa, c, d, r, &pt);
 		ppts_add(&s, &pt);
 	}
-	gpv_add(v, "logx=%d; ", logx);
-	ppts_render(c, p, &s, v, 0, need, empty);
-	if (p->state == 0 && s.n && need > 1)
+	gpv_add(&v, "logx=%d; ", logx);
+	snprintf(empty, sizeof(empty), "no ok result with summary.ops_per_sec and %s", f->xpath);
+	ppts_render(c, p, &s, &v, 0, f->need, empty);
+	if (p->state == 0 && s.n && f->need > 1)
 		snprintf(p->note + strlen(p->note), sizeof(p->note) - strlen(p->note),
 			 ": the inputs do not sweep %s", xkey);
 	ppts_free(&s);
-	gpv_free(v);
-}
-
-void plot_threads(struct plotctx *c)
-{
-	struct gpvars v = { 0 };
-
-	plot_ops(c,
-		 plot_new(c, "throughput_threads", "Throughput vs threads (95% CI)",
-			  "throughput_threads.gp",
-			  "Critical sections per second against the number of lock threads, one panel "
-			  "per setting the runs hold fixed; higher is better, whiskers are 95% "
-			  "intervals of the mean over repetitions."),
-		 "threads", "nthreads", 1, "no ok result with summary.ops_per_sec and nthreads", &v);
-}
-
-void plot_cs(struct plotctx *c)
-{
-	struct gpvars v = { 0 };
-
-	plot_ops(c,
-		 plot_new(c, "throughput_cs", "Throughput vs critical-section length (95% CI)",
-			  "throughput_cs.gp",
-			  "Critical sections per second against the critical-section length cs_ns, "
-			  "one panel per setting the runs hold fixed; higher is better."),
-		 "cs_ns", "params.cs_ns", 2, "no ok result with summary.ops_per_sec and params.cs_ns",
-		 &v);
+	gpv_free(&v);
 }
 
 /* Histogram points: per bucket, x = bucket midpoint and y = its fraction
@@ -134,15 +133,47 @@ static void hist_points(struct ppts *s, const json_t *h, const struct ppt *proto
 	}
 }
 
-static void plot_hist(struct plotctx *c, struct plot *p, const char *key, const char *xl,
-		      const char *empty)
+/* The distributions, each a CCDF of histograms.HIST from ccdf.gp. */
+static const struct ccdf_fig {
+	const char *name, *title, *caption;
+	const char *hist, *xl; /* histograms.HIST; the x axis label */
+	const char *none;      /* why a result may lack it, for the skip note */
+} ccdf_figs[] = {
+	{ "hold_ns", "Hold time (CCDF)",
+	  "How long the lock was held: the fraction of sampled critical sections "
+	  "longer than x, log-log; the drop on the left is the calibrated section "
+	  "(cs_ns), a tail to the right is a holder that was held up.",
+	  "hold_ns", "hold time (ns)", "" },
+	{ "acquire_ns", "Acquire latency (CCDF)",
+	  "How long a thread waited for the lock: the fraction of sampled "
+	  "acquisitions slower than x, log-log; lower and further left is better, "
+	  "a long tail is a waiter behind a preempted holder.",
+	  "acquire_ns", "acquire latency (ns)", "" },
+	{ "victim_ccdf", "Victim wakeup latency (CCDF)",
+	  "The cost to everyone else: the probability that the probe thread "
+	  "woke later than x, log-log; a curve further right or higher is a "
+	  "workload that delays others more.",
+	  "victim_ns", "victim wakeup latency (ns)", " (no run with the victim probe)" },
+	{ "extension_ccdf", "Slice-extension grant duration (CCDF)",
+	  "How long each granted extension lasted, from the slice timer's arm "
+	  "to its cancel (summary.slice.extension_ns; expired grants are counted "
+	  "apart, not drawn): the fraction of grants longer than x, log-log.  A "
+	  "curve far left of the extension length (5 us by default) is a budget "
+	  "mostly unused.",
+	  "extension_ns", "grant duration (ns)", " (no traced slice run)" },
+};
+
+static void plot_ccdf(struct plotctx *c, const struct ccdf_fig *f)
 {
+	struct plot *p = plot_new(c, f->name, f->title, "ccdf.gp", f->caption);
 	struct ppts s = { 0 };
 	struct gpvars v = { 0 };
 	struct facet fa;
 	size_t i;
 	json_t *r;
+	char key[64], empty[160];
 
+	snprintf(key, sizeof(key), "histograms.%s", f->hist);
 	facet_init(&fa, c, "");
 	FOREACH_OK(c, d, i, r) {
 		const json_t *h = res_get(r, key);
@@ -153,54 +184,16 @@ static void plot_hist(struct plotctx *c, struct plot *p, const char *key, const 
 		facet_point(&fa, c, d, r, &pt);
 		hist_points(&s, h, &pt, 1);
 	}
-	gpv_str(&v, "xl", xl);
+	gpv_str(&v, "xl", f->xl);
 	gpv_add(&v, "yl='fraction above x'; ");
+	snprintf(empty, sizeof(empty), "no ok result has %s%s", key, f->none);
 	ppts_render(c, p, &s, &v, 0, 1, empty);
 	ppts_free(&s);
 	gpv_free(&v);
 }
 
-void plot_hold(struct plotctx *c)
+void plot_ccdfs(struct plotctx *c)
 {
-	plot_hist(c,
-		  plot_new(c, "hold_ns", "Hold time (CCDF)", "ccdf.gp",
-			   "How long the lock was held: the fraction of sampled critical sections "
-			   "longer than x, log-log; the drop on the left is the calibrated section "
-			   "(cs_ns), a tail to the right is a holder that was held up."),
-		  "histograms.hold_ns", "hold time (ns)", "no ok result has histograms.hold_ns");
-}
-
-void plot_acquire(struct plotctx *c)
-{
-	plot_hist(c,
-		  plot_new(c, "acquire_ns", "Acquire latency (CCDF)", "ccdf.gp",
-			   "How long a thread waited for the lock: the fraction of sampled "
-			   "acquisitions slower than x, log-log; lower and further left is better, "
-			   "a long tail is a waiter behind a preempted holder."),
-		  "histograms.acquire_ns", "acquire latency (ns)",
-		  "no ok result has histograms.acquire_ns");
-}
-
-void plot_victim(struct plotctx *c)
-{
-	plot_hist(c,
-		  plot_new(c, "victim_ccdf", "Victim wakeup latency (CCDF)", "ccdf.gp",
-			   "The cost to everyone else: the probability that the probe thread "
-			   "woke later than x, log-log; a curve further right or higher is a "
-			   "workload that delays others more."),
-		  "histograms.victim_ns", "victim wakeup latency (ns)",
-		  "no ok result has histograms.victim_ns (no run with the victim probe)");
-}
-
-void plot_extension(struct plotctx *c)
-{
-	plot_hist(c,
-		  plot_new(c, "extension_ccdf", "Slice-extension grant duration (CCDF)", "ccdf.gp",
-			   "How long each granted extension lasted, from the slice timer's arm "
-			   "to its cancel (summary.slice.extension_ns; expired grants are counted "
-			   "apart, not drawn): the fraction of grants longer than x, log-log.  A "
-			   "curve far left of the extension length (5 us by default) is a budget "
-			   "mostly unused."),
-		  "histograms.extension_ns", "grant duration (ns)",
-		  "no ok result has histograms.extension_ns (no traced slice run)");
+	for (size_t i = 0; i < sizeof(ccdf_figs) / sizeof(ccdf_figs[0]); i++)
+		plot_ccdf(c, &ccdf_figs[i]);
 }

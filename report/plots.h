@@ -5,12 +5,11 @@
 
 #include "gnuplot.h"
 
-void plot_threads(struct plotctx *c);
-void plot_cs(struct plotctx *c);
-void plot_hold(struct plotctx *c);
-void plot_acquire(struct plotctx *c);
-void plot_victim(struct plotctx *c);
-void plot_extension(struct plotctx *c);
+/* Throughput against the run key xkey: "threads" or "cs_ns". */
+void plot_throughput(struct plotctx *c, const char *xkey);
+/* The CCDFs of hold time, acquire latency, victim wakeup latency and
+ * grant duration. */
+void plot_ccdfs(struct plotctx *c);
 void plot_ext(struct plotctx *c);
 void plot_counters(struct plotctx *c);
 void plot_primitives(struct plotctx *c);

@@ -9,6 +9,7 @@
 
 #include "resload.h"
 
+#include "../harness/cliopt.h"
 #include "../harness/exitcodes.h"
 
 struct vctx {
@@ -361,16 +362,20 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	}
 }
 
+static const struct cli_cmd validate_cmd = {
+	.name = "validate",
+	.synopsis = "slicebench validate RESULT.json [MORE.json | DIR ...]\n",
+	.about = "Checks each file against the result schema (README \"Result format\"):\n"
+		 "the envelope, every status with its reason, and for ok results the\n"
+		 "repetitions, the ops/s summary with its interval and ordered\n"
+		 "percentiles.  Prints FILE: ok (N results) per file.\n",
+	.exits = "0 all valid, 2 a file is not",
+};
+
 int cmd_validate(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fprintf(argc < 2 ? stderr : stdout,
-			"usage: slicebench validate RESULT.json [MORE.json | DIR ...]\n\n"
-			"Checks each file against the result schema (README \"Result format\"):\n"
-			"the envelope, every status with its reason, and for ok results the\n"
-			"repetitions, the ops/s summary with its interval and ordered\n"
-			"percentiles.  Prints FILE: ok (N results) per file.\n\n"
-			"exit status: 0 all valid, 2 a file is not\n");
+		cli_cmd_usage(argc < 2 ? stderr : stdout, &validate_cmd);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
 	int bad = 0;
