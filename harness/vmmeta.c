@@ -42,16 +42,16 @@ static const struct cli_opt vmmeta_opts[] = {
 	{ 0 }
 };
 
-static void vmmeta_usage(FILE *f)
-{
-	fprintf(f, "usage: slicebench vmmeta --files DIR --out FILE --wall S [OPTIONS]\n\n"
-		   "scripts/vm.sh's last step: DIR/result.json, the result a guest sent, with\n"
-		   "meta.vm completed by what the host saw, meta.vm.calibration summarising\n"
-		   "DIR/calibration.json and meta.rseq_stats from DIR/rseq_stats(.before).\n\n");
-	cli_usage(f, vmmeta_opts);
-	fprintf(f, "\nExit: 0 ok, 1 the result cannot be written, 2 bad usage or a file of\n"
-		   "DIR that is not what the guest writes (then nothing is written).\n");
-}
+static const struct cli_cmd vmmeta_cmd = {
+	.name = "vmmeta",
+	.synopsis = "slicebench vmmeta --files DIR --out FILE --wall S [OPTIONS]\n",
+	.about = "scripts/vm.sh's last step: DIR/result.json, the result a guest sent, with\n"
+		 "meta.vm completed by what the host saw, meta.vm.calibration summarising\n"
+		 "DIR/calibration.json and meta.rseq_stats from DIR/rseq_stats(.before).\n",
+	.opts = vmmeta_opts,
+	.exits = "0 ok, 1 the result cannot be written, 2 bad usage or a file of\n"
+		 "DIR that is not what the guest writes (then nothing is written)",
+};
 
 /* DIR/NAME into path and opened: a regular file's fd, -1 with err, or -2
  * when the guest sent no such file and need is 0 (it leaves out what it
@@ -328,10 +328,10 @@ int cmd_vmmeta(int argc, char **argv)
 	struct vm_host h = { 0 };
 	const char *wall = NULL, *userspace = NULL;
 	char err[PATH_MAX + 512], path[PATH_MAX]; /* room for a path of DIR and why */
-	int absent, c;
+	int absent, c, rc;
 	json_t *doc = NULL;
 
-	while ((c = cli_getopt(argc, argv, vmmeta_opts)) != -1) {
+	while ((c = cli_next(argc, argv, &vmmeta_cmd, &rc)) > 0) {
 		switch (c) {
 		case 'd': h.dir = optarg; break;
 		case 'o': h.out = optarg; break;
@@ -342,16 +342,13 @@ int cmd_vmmeta(int argc, char **argv)
 		case 'i': h.sig = optarg; break;
 		case 's': h.sched = optarg; break;
 		case 'c': h.calibrate = 1; break;
-		case 'h': vmmeta_usage(stdout); return 0;
-		default: vmmeta_usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (!h.dir || !h.out || !wall || optind != argc) {
-		fprintf(stderr, "slicebench vmmeta: %s\n",
-			optind != argc ? "unexpected argument" : "--files, --out and --wall are required");
-		vmmeta_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return rc;
+	if (!h.dir || !h.out || !wall || optind != argc)
+		return cli_misuse(&vmmeta_cmd, "%s", optind != argc ? "unexpected argument"
+						: "--files, --out and --wall are required");
 	if (seconds_arg("wall", wall, &h.wall_s) || seconds_arg("userspace", userspace, &h.userspace_s))
 		return EXIT_USAGE;
 	if (res_check_out(h.out, h.force, err, sizeof(err)) ||
