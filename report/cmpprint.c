@@ -2,6 +2,7 @@
  * JSON or HTML. */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "cmpnoise.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -164,6 +165,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	print_list(f, rep, "warnings", "WARNING: ", fmt);
 	print_list(f, rep, "notes", "note: ", fmt);
 	aa_print(f, rep, fmt);
+	noise_print(f, rep, fmt);
 	if (fmt != CMP_HTML)
 		fputc('\n', f);
 	if (fmt == CMP_TEXT) {

@@ -10,6 +10,7 @@
 
 #include "../harness/cliopt.h"
 #include "../harness/exitcodes.h"
+#include "cmpnoise.h"
 #include "outfile.h"
 #include "resload.h"
 
@@ -22,6 +23,9 @@ static const struct cli_opt compare_opts[] = {
 			      "regular file, replaced), not stdout" },
 	{ 'w', "within", "FILE", "compare workloads inside one file" },
 	{ 'b', "baseline", "WL", "the baseline workload for --within" },
+	{ 'n', "noise", "FILE", "an independent run of the same config as --within's\n"
+				"(a fresh boot, another day); repeatable: each row's\n"
+				"run-to-run spread, and verdicts on the wider interval" },
 	{ 'h', "help", NULL, "this text" },
 	{ 0 }
 };
@@ -54,6 +58,10 @@ static const struct cli_cmd compare_cmd = {
 		 "          outside the noise band; else inconclusive.  Lower-is-better\n"
 		 "          metrics (latencies) invert the sense.\n"
 		 "  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
+		 "  run-to-run  with --noise: the ratio in each of the K runs, its CV, and\n"
+		 "          one run's interval, ratio * exp(+-t(K-1) * sd of log ratios);\n"
+		 "          where that is wider than the within-run interval and holds 1,\n"
+		 "          an improved or regressed verdict becomes inconclusive.\n"
 		 "Meta differences that make a comparison suspect (CPU, PUs, VM accelerator,\n"
 		 "virtualization, suite version, HZ, preemption model) are warned about on\n"
 		 "stderr and in the table header; a different kernel is a note.  So are\n"
@@ -97,11 +105,36 @@ static int cmp_write_out(const char *path, const json_t *rep, enum cmp_format fm
 	return outfile_commit(&o, err, len);
 }
 
+/* The same --within comparison on each --noise run, then the run-to-run
+ * spread into rep.  0, or 2 after saying which file failed. */
+static int with_noise(json_t *rep, const char *const *files, size_t n, const char *baseline,
+		      const struct cmp_opts *o)
+{
+	json_t **docs, **reps = calloc(n, sizeof(*reps));
+	char err[8192];
+	int rc = reps ? res_load_all("slicebench compare: --noise", files, n, &docs) : 2;
+
+	for (size_t i = 0; !rc && i < n; i++)
+		if (cmp_within(docs[i], files[i], baseline, o, &reps[i], err, sizeof(err))) {
+			fprintf(stderr, "slicebench compare: --noise: %s\n", err);
+			rc = 2;
+		}
+	if (!rc)
+		noise_attach(rep, reps, files, n);
+	for (size_t i = 0; reps && i < n; i++)
+		json_decref(reps[i]);
+	if (reps)
+		res_free_all(docs, n);
+	free(reps);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05 };
 	enum cmp_format fmt = CMP_TEXT;
-	const char *out = NULL, *within = NULL, *baseline = NULL;
+	const char *out = NULL, *within = NULL, *baseline = NULL, *noise[64];
+	size_t nnoise = 0;
 	int fail = 0, c, rc;
 	char err[8192], *end;
 
@@ -141,6 +174,12 @@ int cmd_compare(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'w': within = optarg; break;
 		case 'b': baseline = optarg; break;
+		case 'n':
+			if (nnoise == sizeof(noise) / sizeof(noise[0]))
+				return cli_misuse(&compare_cmd, "--noise: at most %zu files",
+						  sizeof(noise) / sizeof(noise[0]));
+			noise[nnoise++] = optarg;
+			break;
 		}
 	}
 	if (!c)
@@ -155,6 +194,8 @@ int cmd_compare(int argc, char **argv)
 						     : "--within needs --baseline WORKLOAD")
 				  : baseline ? "--baseline only goes with --within"
 					     : "need a baseline and at least one file to compare");
+	if (nnoise && !within)
+		return cli_misuse(&compare_cmd, "%s", "--noise goes with --within");
 	size_t nd = within ? 1 : (size_t)nfiles;
 	const char *const *names = within ? &within : (const char *const *)&argv[optind];
 	json_t **docs, *rep = NULL;
@@ -169,6 +210,8 @@ int cmd_compare(int argc, char **argv)
 			rc = 2;
 		}
 	}
+	if (!rc && nnoise)
+		rc = with_noise(rep, noise, nnoise, baseline, &o);
 	if (!rc) {
 		size_t i;
 		json_t *v;

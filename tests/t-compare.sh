@@ -92,6 +92,34 @@ check "compare: --within pairs futex with spin-tas at the same run keys (+23%)" 
 	'.rows | length == 1 and .[0].b.workload == "futex" and .[0].verdict == "improved"
 	 and (.[0].delta_pct - 23 | fabs) < 1e-6' <<<"$w"
 
+# --noise: the same --within comparison on independent runs.  Runs that
+# agree (+23%, +22%, +24%) leave "improved"; runs that scatter (+23%,
+# -10%, +60%: each tight within itself) void it, and the row says why.
+within_run() { # within_run OUT FACTOR
+	jq --argjson f "$2" '.results += [.results[0] | .workload = "futex" | del(.params.backoff_max)
+		| .repetitions |= map(.ops_per_sec *= $f)]' "$base" >"$1"
+}
+within_run "$TMP/n2.json" 1.22
+within_run "$TMP/n3.json" 1.24
+within_run "$TMP/s2.json" 0.90
+within_run "$TMP/s3.json" 1.60
+w=$("$SB" compare --within "$TMP/within.json" --baseline spin-tas --noise "$TMP/n2.json" \
+	--noise "$TMP/n3.json" --format json 2>/dev/null)
+check "compare: --noise with agreeing runs keeps improved, 3 runs, CV about 0.8%" jq -e \
+	'.rows[0] | .verdict == "improved" and .run_to_run.runs == 3
+	 and (.run_to_run.cv_pct - 0.81 | fabs) < 0.05 and (.run_to_run.ratios | length == 3)' <<<"$w"
+w=$("$SB" compare --within "$TMP/within.json" --baseline spin-tas --noise "$TMP/s2.json" \
+	--noise "$TMP/s3.json" --format json 2>/dev/null)
+check "compare: --noise with scattered runs makes improved inconclusive, and says why" jq -e \
+	'.rows[0] | .verdict == "inconclusive" and .verdict_within_run == "improved"
+	 and (.why | test("run-to-run noise \\(3 runs")) and .run_to_run.wider
+	 and .run_to_run.ratio_ci95[0] < 1' <<<"$w"
+check "compare: the text report lists the changed verdict under the run-to-run line" \
+	bash -c '"$SB" compare --within "$1" --baseline spin-tas --noise "$2" --noise "$3" 2>/dev/null |
+		grep -A1 "^Run-to-run noise: 3 independent runs, 1 of 1 rows matched" |
+		grep -q "futex vs spin-tas at .*: improved within the run, within run-to-run noise"' \
+	_ "$TMP/within.json" "$TMP/s2.json" "$TMP/s3.json"
+
 # A directory of results is read whole.
 mkdir -p "$TMP/dir"
 cp "$TMP/up.json" "$TMP/dir/a.json"
@@ -123,6 +151,9 @@ bad "one file" 'need a baseline and at least one file' "$base"
 bad "--within without --baseline" 'needs --baseline' --within "$base"
 bad "--within unknown baseline" 'no results of baseline workload "mcs" \(present: spin-tas, slice-spin\)' \
 	--within "$base" --baseline mcs
+bad "--noise without --within" '--noise goes with --within' "$base" "$base" --noise "$base"
+bad "--noise file missing" "--noise: .*$TMP/nope.json: No such file" --within "$TMP/within.json" \
+	--baseline spin-tas --noise "$TMP/nope.json"
 bad "bad threshold" 'threshold "x"' "$base" "$base" --threshold x
 mkdir -p "$TMP/empty"
 bad "empty directory" 'holds no \*\.json result file' "$base" "$TMP/empty"
