@@ -17,6 +17,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "../harness/stats.h"
 #include "resload.h"
 
 /* Rows of two reports are the same comparison when these agree. */
@@ -57,19 +58,26 @@ static json_t *ratios_by_key(json_t *const *others, size_t n)
 static int noise_row(json_t *r, const json_t *more)
 {
 	size_t k = json_array_size(more) + 1, i;
-	double ratio = res_num(r, "ratio"), s = 0, s2 = 0, sl = 0, sl2 = 0;
+	double ratio = res_num(r, "ratio");
 	json_t *v;
 
 	if (!isfinite(ratio) || ratio <= 0 || k < 2)
 		return 0;
-	s = ratio, s2 = ratio * ratio, sl = log(ratio), sl2 = sl * sl;
-	json_array_foreach(more, i, v) {
-		double x = json_number_value(v);
+	double *x = malloc(2 * k * sizeof(*x)), *lx = x + k; /* the K ratios, their logs */
 
-		s += x, s2 += x * x, sl += log(x), sl2 += log(x) * log(x);
-	}
-	double mean = s / (double)k, sd = sqrt(fmax(0, (s2 - s * mean) / (double)(k - 1)));
-	double sdl = sqrt(fmax(0, (sl2 - sl * sl / (double)k) / (double)(k - 1)));
+	if (!x)
+		abort(); /* a few bytes per row: no partial report */
+	x[0] = ratio;
+	json_array_foreach(more, i, v)
+		x[i + 1] = json_number_value(v);
+	for (i = 0; i < k; i++)
+		lx[i] = log(x[i]);
+	struct st_summary sr, sl;
+
+	st_summarize(x, k, &sr);
+	st_summarize(lx, k, &sl);
+	free(x);
+	double cv = sr.mean > 0 ? 100 * sr.stddev / sr.mean : 0.0, sdl = sl.stddev;
 	/* One run's ratio against the truth: a single draw, so the interval
 	 * is t * sd, not t * sd / sqrt(K). */
 	double h = gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * sdl;
@@ -79,7 +87,7 @@ static int noise_row(json_t *r, const json_t *more)
 	double whi = json_number_value(json_array_get(ci, 1));
 	int wider = !(wlo > 0) || !(whi > 0) || h > fmax(log(whi / ratio), log(ratio / wlo));
 	json_t *rr = json_pack("{s:I,s:f,s:[f,f],s:b}", "runs", (json_int_t)k, "cv_pct",
-			       mean > 0 ? 100 * sd / mean : 0.0, "ratio_ci95", lo, hi, "wider", wider);
+			       cv, "ratio_ci95", lo, hi, "wider", wider);
 	json_t *all = json_array();
 
 	json_array_append_new(all, json_real(ratio));
@@ -94,8 +102,8 @@ static int noise_row(json_t *r, const json_t *more)
 	char why[160];
 
 	snprintf(why, sizeof(why),
-		 "within run-to-run noise (%zu runs, ratio CV %.1f%%, interval %.3f..%.3f)", k,
-		 mean > 0 ? 100 * sd / mean : 0.0, lo, hi);
+		 "within run-to-run noise (%zu runs, ratio CV %.1f%%, interval %.3f..%.3f)", k, cv,
+		 lo, hi);
 	json_object_set_new(r, "verdict_within_run", json_string(verdict));
 	json_object_set_new(r, "verdict", json_string("inconclusive"));
 	json_object_set_new(r, "why", json_string(why));
