@@ -22,8 +22,14 @@ if ! command -v cyclictest >/dev/null; then
 else
 	# The two tools run one after the other, so foreign load on this shared
 	# machine can hit one and not the other: a pair that disagrees is
-	# measured once more, and both pairs are printed.
+	# measured once more, and both pairs are printed.  The same holds for
+	# the maxima (below): one 10 ms stall of the host in either window
+	# sends its pair to a second measurement.
 	agree() { awk -v a="$v99" -v b="$c99" 'BEGIN { d = a - b; if (d < 0) d = -d; m = 0.25 * b; if (m < 20) m = 20; exit !(d <= m) }'; }
+	bounded() {
+		awk -v a="$vmax" -v b="$cmax" -v pa="$v99" -v pb="$c99" \
+			'BEGIN { exit !(a >= pa && b >= pb && a <= 10000 && b <= 10000) }'
+	}
 	for attempt in 1 2; do
 		rm -f "$TMP/load-out.json" "$TMP/probe-out.json"
 		"$SB" run -c "$TMP/load.json" -o "$TMP/load-out.json" -q &
@@ -40,8 +46,8 @@ else
 		cmax=$(jq '.thread["0"].max' "$TMP/cyc.json")
 		v99=$(jq '.results[0].summary.victim.p99 / 1000 | floor' "$TMP/probe-out.json")
 		vmax=$(jq '.results[0].summary.victim.max / 1000 | floor' "$TMP/probe-out.json")
-		[ "$attempt" = 1 ] && ! agree && echo "# pair 1 disagrees: cyclictest p99 ${c99} us, probe ${v99} us; measuring again"
-		agree && break
+		agree && bounded && break
+		[ "$attempt" = 1 ] && echo "# pair 1: cyclictest p99 ${c99} us max ${cmax} us, probe p99 ${v99} us max ${vmax} us; measuring again"
 	done
 	echo "# cyclictest p99 ${c99} us max ${cmax} us; victim probe p99 ${v99} us max ${vmax} us"
 	# p99 is a dense statistic: within 25% or 20 us.  The max is one
@@ -51,9 +57,7 @@ else
 	# between its own p99 and 10 ms (2.5 ticks: past that the probe, not
 	# the scheduler, would be wrong); the pair is printed above.
 	check "interference: probe p99 ${v99} us agrees with cyclictest ${c99} us (25% or 20 us)" agree
-	check "interference: probe max ${vmax} us and cyclictest max ${cmax} us both in [p99, 10 ms]" \
-		awk -v a="$vmax" -v b="$cmax" -v pa="$v99" -v pb="$c99" \
-			'BEGIN { exit !(a >= pa && b >= pb && a <= 10000 && b <= 10000) }'
+	check "interference: probe max ${vmax} us and cyclictest max ${cmax} us both in [p99, 10 ms]" bounded
 fi
 
 # --- the probe's result shape, from ci.json's victim run

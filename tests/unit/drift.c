@@ -45,10 +45,73 @@ static double num(const json_t *o, const char *a, const char *b)
 	return json_number_value(json_object_get(json_object_get(o, a), b));
 }
 
+/* A shared host can steal a vCPU for most of a 0.3 s repetition (seen:
+ * think p50 at 5.8x its asked-for time under a load average near 40).
+ * Each scenario therefore gets up to ATTEMPTS runs and is judged on the
+ * first one that meets every condition; each failed attempt is printed,
+ * and a scenario that never meets them fails with its last values. */
+#define ATTEMPTS 3
+
+static int quiet(const struct workload_ops *ops, json_t *p, char *msg, size_t len)
+{
+	json_t *res = runner_run(ops, p);
+	json_t *sum = json_object_get(json_object_get(res, "summary"), "calibration");
+	json_t *reps = json_object_get(res, "repetitions");
+	double h[3];
+
+	for (int i = 0; i < 3; i++)
+		h[i] = num(json_object_get(json_array_get(reps, (size_t)i), "calibration"), "hold",
+			   "ratio");
+	int ok = !strcmp(json_string_value(json_object_get(res, "status")), "ok") &&
+		 json_integer_value(json_object_get(sum, "checked")) == 3 &&
+		 json_array_size(json_object_get(sum, "drifted_repetitions")) == 0;
+	snprintf(msg, len,
+		 "quiet run: status %s, %lld of 3 repetitions checked, none flagged (hold ratios "
+		 "%.3f %.3f %.3f)",
+		 json_string_value(json_object_get(res, "status")),
+		 (long long)json_integer_value(json_object_get(sum, "checked")), h[0], h[1], h[2]);
+	json_decref(res);
+	return ok;
+}
+
+/* Twice the rate: the loop spins twice as long as asked. */
+static int drifted(const struct workload_ops *ops, json_t *p, double rate, char *msg, size_t len)
+{
+	tm_set_iters_per_ns(2 * rate);
+	json_t *res = runner_run(ops, p);
+	json_t *reps = json_object_get(res, "repetitions");
+	json_t *c0 = json_object_get(json_array_get(reps, 0), "calibration");
+	json_t *c1 = json_object_get(json_array_get(reps, 1), "calibration");
+	json_t *sum = json_object_get(json_object_get(res, "summary"), "calibration");
+	json_t *dr = json_object_get(sum, "drifted_repetitions");
+	double h0 = num(c0, "hold", "ratio"), t0 = num(c0, "think", "ratio");
+	double pr = json_number_value(json_object_get(c0, "probe_ratio"));
+	double now = tm_iters_per_ns() / rate;
+	int flagged = json_is_true(json_object_get(c0, "drifted")) && h0 > 1.6 && h0 < 2.5 &&
+		      t0 > 1.6 && t0 < 2.5;
+	int recal = json_is_true(json_object_get(c0, "recalibrated")) && fabs(pr - 2) < 0.5;
+	int after = json_is_false(json_object_get(c1, "drifted"));
+	int listed = json_array_size(dr) == 1 && json_integer_value(json_array_get(dr, 0)) == 0 &&
+		     json_array_size(json_object_get(sum, "recalibrated_after")) == 1;
+	int back = fabs(now - 1) < 0.25;
+
+	snprintf(msg, len,
+		 "drifted loop: repetition 0 flagged%s (hold ratio %.3f, think ratio %.3f, want "
+		 "~2), recalibrated%s (probe ratio %.3f), repetition 1 at the asked-for times%s "
+		 "(hold ratio %.3f), summary lists repetition 0%s, the rate in use is the "
+		 "measured one again%s (%.3f of it)",
+		 flagged ? "" : " [NO]", h0, t0, recal ? "" : " [NO]", pr, after ? "" : " [NO]",
+		 num(c1, "hold", "ratio"), listed ? "" : " [NO]", back ? "" : " [NO]", now);
+	json_decref(res);
+	tm_set_iters_per_ns(rate);
+	return flagged && recal && after && listed && back;
+}
+
 int main(void)
 {
 	const struct workload_ops *ops = wl_find("spin-tas");
-	char err[256];
+	char err[256], msg[512];
+	int ok = 0, a;
 
 	if (topo_init(err, sizeof(err))) {
 		CHECK(0, "drift: topology: %s", err);
@@ -60,52 +123,17 @@ int main(void)
 
 	/* The true rate (measured by the run on its PU): a quiet run flags
 	 * nothing. */
-	json_t *res = runner_run(ops, p);
+	for (a = 1; a <= ATTEMPTS && !ok; a++)
+		if (!(ok = quiet(ops, p, msg, sizeof(msg))) && a < ATTEMPTS)
+			printf("# attempt %d of %d: %s\n", a, ATTEMPTS, msg);
+	CHECK(ok, "%s (attempt %d of %d)", msg, a - 1, ATTEMPTS);
 	double rate = tm_iters_per_ns();
-	json_t *sum = json_object_get(json_object_get(res, "summary"), "calibration");
 
-	CHECK(!strcmp(json_string_value(json_object_get(res, "status")), "ok"), "quiet run ok");
-	CHECK(json_integer_value(json_object_get(sum, "checked")) == 3,
-	      "quiet run: all 3 repetitions checked");
-	CHECK(json_array_size(json_object_get(sum, "drifted_repetitions")) == 0,
-	      "quiet run: no repetition flagged (hold ratios %.3f %.3f %.3f)",
-	      num(json_object_get(json_array_get(json_object_get(res, "repetitions"), 0),
-				  "calibration"), "hold", "ratio"),
-	      num(json_object_get(json_array_get(json_object_get(res, "repetitions"), 1),
-				  "calibration"), "hold", "ratio"),
-	      num(json_object_get(json_array_get(json_object_get(res, "repetitions"), 2),
-				  "calibration"), "hold", "ratio"));
-	json_decref(res);
-
-	/* Twice the rate: the loop spins twice as long as asked. */
-	tm_set_iters_per_ns(2 * rate);
-	res = runner_run(ops, p);
-	json_t *reps = json_object_get(res, "repetitions");
-	json_t *c0 = json_object_get(json_array_get(reps, 0), "calibration");
-	json_t *c1 = json_object_get(json_array_get(reps, 1), "calibration");
-	double h0 = num(c0, "hold", "ratio"), t0 = num(c0, "think", "ratio");
-
-	sum = json_object_get(json_object_get(res, "summary"), "calibration");
-	CHECK(json_is_true(json_object_get(c0, "drifted")) && h0 > 1.6 && h0 < 2.5 && t0 > 1.6 &&
-		      t0 < 2.5,
-	      "drifted loop: repetition 0 flagged, hold ratio %.3f, think ratio %.3f (want ~2)",
-	      h0, t0);
-	CHECK(json_is_true(json_object_get(c0, "recalibrated")) &&
-		      fabs(json_number_value(json_object_get(c0, "probe_ratio")) - 2) < 0.5,
-	      "drifted loop: recalibrated after repetition 0 (probe ratio %.3f)",
-	      json_number_value(json_object_get(c0, "probe_ratio")));
-	CHECK(json_is_false(json_object_get(c1, "drifted")),
-	      "drifted loop: repetition 1 runs at the asked-for times (hold ratio %.3f)",
-	      num(c1, "hold", "ratio"));
-	CHECK(json_array_size(json_object_get(sum, "drifted_repetitions")) == 1 &&
-		      json_integer_value(json_array_get(
-			      json_object_get(sum, "drifted_repetitions"), 0)) == 0 &&
-		      json_array_size(json_object_get(sum, "recalibrated_after")) == 1,
-	      "drifted loop: summary lists repetition 0 as drifted and recalibrated");
-	CHECK(fabs(tm_iters_per_ns() / rate - 1) < 0.25,
-	      "drifted loop: the rate in use is the measured one again (%.3f of it)",
-	      tm_iters_per_ns() / rate);
-	json_decref(res);
+	ok = 0;
+	for (a = 1; a <= ATTEMPTS && !ok; a++)
+		if (!(ok = drifted(ops, p, rate, msg, sizeof(msg))) && a < ATTEMPTS)
+			printf("# attempt %d of %d: %s\n", a, ATTEMPTS, msg);
+	CHECK(ok, "%s (attempt %d of %d)", msg, a - 1, ATTEMPTS);
 	json_decref(p);
 	return tap_failed ? 1 : 0;
 }
