@@ -7,11 +7,13 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$REPO/results/reference
 STUDIES=(syscall-vs-atomic rostedt-2023 guzik-question interference contention)
 WHERE=(vm host)
+BOOTS=1
 SB=$REPO/build/slicebench
 
 usage() {
 	cat <<EOF
-usage: scripts/studies.sh [--out DIR] [--only NAME[,NAME]] [--vm-only | --host-only | --reports-only]
+usage: scripts/studies.sh [--out DIR] [--only NAME[,NAME]] [--boots N]
+                          [--vm-only | --host-only | --reports-only]
 
 Runs configs/NAME.json for every study (${STUDIES[*]}):
   DIR/NAME-vm.json     in the guest (scripts/vm.sh, patched kernel)
@@ -27,6 +29,10 @@ Runs configs/NAME.json for every study (${STUDIES[*]}):
   DIR/compare/contention-within-host-BASE.{md,json}  the dry controls
                        against the baseline on this host
   DIR/plots/NAME/      slicebench plot of both results
+--boots N runs every guest result N times, each in a fresh boot: the first
+is NAME-vm.json, the others DIR/boots/NAME-vm-2.json ... -N.json, and each
+--within comparison takes them as --noise (the run-to-run spread beside
+the within-run interval; a verdict holds only if both intervals agree).
 --reports-only redoes the comparisons and plots from the results in DIR.
 Then FINDINGS.md's numbers can be rechecked with scripts/findings-check.sh.
 Default DIR: results/reference.  Exit: 0 done, 1 a step failed, 2 usage.
@@ -37,6 +43,10 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
 	--only) IFS=, read -r -a STUDIES <<<"${2:?--only needs names}"; shift 2 ;;
+	--boots)
+		BOOTS=${2:-}
+		[[ $BOOTS =~ ^[1-9][0-9]?$ ]] || { echo "studies.sh: --boots: '$BOOTS' is not a count from 1 to 99" >&2; exit 2; }
+		shift 2 ;;
 	--vm-only) WHERE=(vm); shift ;;
 	--host-only) WHERE=(host); shift ;;
 	--reports-only) WHERE=(); shift ;;
@@ -86,8 +96,12 @@ places() {
 steps=() plan=()
 for s in "${STUDIES[@]}"; do
 	for w in $(places "$s"); do
-		steps+=("$s:$w")
-		plan+=("$(planned "$s" "$w")")
+		n=1
+		[ "$w" = host ] || n=$BOOTS
+		for ((k = 1; k <= n; k++)); do
+			steps+=("$s:$w:$k")
+			plan+=("$(planned "$s" "$w")")
+		done
 	done
 done
 nsteps=${#steps[@]} step=0 done_plan=0 done_real=0 t_start=$(date +%s)
@@ -119,30 +133,39 @@ baselines() {
 
 for s in "${STUDIES[@]}"; do
 	for w in $(places "$s"); do
-		f=$OUT/$s-$w.json
-		case $w in
-		host) where=host ;;
-		vm) where="guest, patched kernel" ;;
-		*) where="guest, patched kernel, preempt=${w#vm-}" ;;
-		esac
-		echo "studies.sh: [$((step + 1))/$nsteps] $s ($where): elapsed $(fmt_s $(($(date +%s) - t_start))), about $(fmt_s "$(eta "$step")") left" >&2
-		t0=$(date +%s)
-		if [ "$w" != host ]; then
-			pre=()
-			[ "$w" = vm ] || pre=(--preempt "${w#vm-}")
-			"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
-				--meta "study=$s" "${pre[@]+"${pre[@]}"}"
-		else
-			(cd "$REPO" && "$SB" run --config "configs/$s.json" --out "$f" --force --quiet \
-				--meta "study=$s")
-			# A published result keeps the host's kernel release and
-			# config, not its boot command line (site-specific).
-			jq '.meta.cmdline = "(omitted in published results)"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
-		fi
-		took=$(($(date +%s) - t0))
-		echo "studies.sh: [$((step + 1))/$nsteps] $s ($where) took $(fmt_s "$took") (planned $(fmt_s "${plan[step]}"))" >&2
-		done_plan=$((done_plan + plan[step])) done_real=$((done_real + took))
-		step=$((step + 1))
+		n=1
+		[ "$w" = host ] || n=$BOOTS
+		for ((k = 1; k <= n; k++)); do
+			f=$OUT/$s-$w.json
+			if [ "$k" -gt 1 ]; then
+				mkdir -p "$OUT/boots"
+				f=$OUT/boots/$s-$w-$k.json
+			fi
+			case $w in
+			host) where=host ;;
+			vm) where="guest, patched kernel" ;;
+			*) where="guest, patched kernel, preempt=${w#vm-}" ;;
+			esac
+			[ "$n" = 1 ] || where="$where, boot $k of $n"
+			echo "studies.sh: [$((step + 1))/$nsteps] $s ($where): elapsed $(fmt_s $(($(date +%s) - t_start))), about $(fmt_s "$(eta "$step")") left" >&2
+			t0=$(date +%s)
+			if [ "$w" != host ]; then
+				pre=()
+				[ "$w" = vm ] || pre=(--preempt "${w#vm-}")
+				"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
+					--meta "study=$s" "${pre[@]+"${pre[@]}"}"
+			else
+				(cd "$REPO" && "$SB" run --config "configs/$s.json" --out "$f" --force --quiet \
+					--meta "study=$s")
+				# A published result keeps the host's kernel release and
+				# config, not its boot command line (site-specific).
+				jq '.meta.cmdline = "(omitted in published results)"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+			fi
+			took=$(($(date +%s) - t0))
+			echo "studies.sh: [$((step + 1))/$nsteps] $s ($where) took $(fmt_s "$took") (planned $(fmt_s "${plan[step]}"))" >&2
+			done_plan=$((done_plan + plan[step])) done_real=$((done_real + took))
+			step=$((step + 1))
+		done
 	done
 	# From inside DIR, with bare file names: the reports name the files,
 	# never the directory they were made in.
@@ -157,10 +180,16 @@ for s in "${STUDIES[@]}"; do
 		within=("${vms[@]}")
 		[ "$s" != contention ] || within+=(host)
 		for v in "${within[@]}"; do
+			# The other boots of this place, as the run-to-run noise.
+			noise=()
+			for nf in boots/"$s-$v"-[0-9]*.json; do
+				[ -f "$nf" ] && noise+=(--noise "$nf")
+			done
 			for b in $(baselines "$s"); do
 				[ -f "$s-$v.json" ] || continue
 				for fmt in markdown json; do
 					"$SB" compare --within "$s-$v.json" --baseline "$b" -f $fmt \
+						"${noise[@]+"${noise[@]}"}" \
 						-o "compare/$s-within-$v-$b.${fmt/markdown/md}"
 				done
 			done

@@ -45,6 +45,11 @@ check "studies: a line when the step starts, with elapsed and time left" \
 	grep -qE '^studies.sh: \[1/1\] syscall-vs-atomic \(host\): elapsed 0m[0-9]{2}s, about [0-9]+m[0-9]{2}s left$' "$TMP/st.err"
 check "studies: a line when it ends, with the time it took and the plan" \
 	grep -qE '^studies.sh: \[1/1\] syscall-vs-atomic \(host\) took [0-9]+m[0-9]{2}s \(planned 0m01s\)$' "$TMP/st.err"
+rc=0
+scripts/studies.sh --boots 0 --out "$S" >/dev/null 2>"$TMP/st0.err" || rc=$?
+check "studies: --boots 0 is refused with exit 2 (got $rc)" test "$rc" -eq 2
+check "studies: ... and says why: $(cat "$TMP/st0.err")" \
+	grep -qx "studies.sh: --boots: '0' is not a count from 1 to 99" "$TMP/st0.err"
 set -m
 scripts/studies.sh --host-only --only syscall-vs-atomic,rostedt-2023 --out "$S" >/dev/null 2>"$TMP/st2.err" &
 spid=$!
