@@ -11,13 +11,22 @@
 # text right before the comment (up to the previous blank, "(" or "[") to
 # be exactly that.  It first validates every result file of the directory
 # with `slicebench validate`.  Output: one ok / not ok line per check.
+#
+# After a rerun, `--update` writes each recomputed value in place of the
+# quoted one (the comment stays) and prints every change: the prose
+# around the numbers is then the author's to reread.
+#   scripts/findings-check.sh [--update] [FINDINGS.md [RESULT-DIR]]
 set -uo pipefail
 
+update=0
+[ "${1:-}" != --update ] || { update=1; shift; }
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FINDINGS=${1:-$REPO/FINDINGS.md}
 DIR=${2:-$REPO/results/reference}
 SB=${SB:-$REPO/build/slicebench}
 fails=0 n=0
+edits=$(mktemp)
+trap 'rm -f "$edits"' EXIT
 
 for f in "$DIR"/*.json; do
 	[ -e "$f" ] || { echo "not ok findings: no result files in $DIR"; exit 1; }
@@ -50,11 +59,27 @@ while IFS=$'\t' read -r line quoted file expr fmt; do
 	want=$(printf "$fmt" "$v" 2>&1)
 	if [ "$quoted" = "$want" ]; then
 		echo "ok findings: $where: $quoted = $file $expr"
+	elif [ "$update" = 1 ]; then
+		echo "updated findings: $where: '$quoted' -> '$want' ($file $expr)"
+		printf '%s\t%s\t%s\t%s\n' "$line" "$quoted" "$want" "$file :: $expr :: $fmt" >>"$edits"
 	else
 		echo "not ok findings: $where: FINDINGS.md says '$quoted', $file gives '$want' ($expr)"
 		fails=$((fails + 1))
 	fi
 done <<<"$markers"
+if [ -s "$edits" ]; then
+	# Line by line, the quoted value right before its own comment only.
+	tmp=$(mktemp "$FINDINGS.XXXXXX")
+	EDITS=$edits perl -ne '
+		BEGIN { open(my $e, "<", $ENV{EDITS}) or die "$ENV{EDITS}: $!";
+			while (<$e>) { chomp; my ($l, $q, $w, $m) = split /\t/, $_, 4;
+				push @{$ed{$l}}, [$q, $w, $m]; } }
+		for my $x (@{$ed{$.} || []}) {
+			my ($q, $w, $m) = @$x;
+			s/(^|[\s(\[])\Q$q<!-- = $m -->\E/$1$w<!-- = $m -->/g;
+		}
+		print;' "$FINDINGS" >"$tmp" && mv "$tmp" "$FINDINGS"
+fi
 if [ "$n" -eq 0 ]; then
 	echo "not ok findings: no sourced numbers in ${FINDINGS##*/}"
 	fails=$((fails + 1))

@@ -24,6 +24,12 @@ else
 	notok "findings: a changed number on line $ln went unnoticed"
 fi
 
+# --update writes the recomputed number back, and only that number.
+cp "$TMP/F.md" "$TMP/U.md"
+scripts/findings-check.sh --update "$TMP/U.md" results/reference >"$TMP/out4" 2>&1
+check "findings: --update names the change on line $ln" grep -q "^updated findings: U.md:$ln: " "$TMP/out4"
+check "findings: --update restores the changed number and nothing else" cmp -s FINDINGS.md "$TMP/U.md"
+
 # A reference result that breaks the schema.
 mkdir -p "$TMP/ref"
 cp results/reference/*.json "$TMP/ref/"
