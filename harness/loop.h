@@ -25,10 +25,18 @@ struct wl_cs {
 	uint64_t cs_iters, think_iters;
 };
 
-static inline __attribute__((always_inline)) void wl_critical_section(const struct wl_cs cs)
+/* simple is a constant: 1 for the shape of the kernel community's
+ * benchmark (one line, cs_ns and think_ns 0), where the section is the
+ * increment alone and the loop carries no busy-loop or line-count tests. */
+static inline __attribute__((always_inline)) void wl_critical_section(const struct wl_cs cs,
+								    const int simple)
 {
 	/* A plain read-modify-write: mutual exclusion is what keeps line 0's
 	 * count exact, which the torture and every run check. */
+	if (simple) {
+		cs.lines->v++;
+		return;
+	}
 	for (struct wl_line *l = cs.lines; l != cs.end; l++)
 		l->v++;
 	tm_busy_iters(cs.cs_iters);
@@ -87,16 +95,16 @@ struct wl_counts {
 
 /* One operation.  timed is a constant: the loop instantiates an untimed
  * operation for the common case and a timed one for the sampled op, so
- * the untimed path carries no timestamps or flags in its registers. */
+ * the untimed path carries no timestamps or flags in its registers.  A
+ * timed op starts at t0, the loop's last timestamp (the think's end). */
 static inline __attribute__((always_inline)) void
 wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
       const wl_lock_fn acquire, const wl_trylock_fn trylock, const wl_lock_fn release,
-      const enum wl_policy pol, const int timed, struct wl_counts *c)
+      const enum wl_policy pol, const int timed, const int simple, const uint64_t t0,
+      struct wl_counts *c)
 {
-	uint64_t t0 = 0, t1 = 0;
+	uint64_t t1 = 0;
 
-	if (timed)
-		t0 = tm_tsc();
 	if (pol == POL_PRE) {
 		slice_request(rs);
 		c->req++;
@@ -117,7 +125,7 @@ wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
 	}
 	if (timed)
 		t1 = tm_tsc();
-	wl_critical_section(cs);
+	wl_critical_section(cs, simple);
 	if (timed) {
 		uint64_t t2 = tm_tsc();
 
@@ -129,10 +137,28 @@ wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
 		wl_clear(rs, pol, &c->grants, &c->yields);
 }
 
+/* The loop's shape: the simple one (see wl_critical_section), timed or
+ * bounded by max_ops (the torture), or any other.  The bare loop of
+ * selfbench/bare.c has neither the busy loops' zero tests, the line loop
+ * nor a bound.  Each shape is a function of its own (WL_LOOP_FN), so each
+ * gets its own register allocation: inlined side by side into one
+ * function, the shapes spilled the phase pointer to the stack.  Where a
+ * section or think time is asked for, its busy loop dwarfs the tests. */
+enum wl_shape { WL_GENERAL, WL_SIMPLE, WL_SIMPLE_BOUNDED };
+
+static inline enum wl_shape wl_shape_of(const struct wl_thread *t)
+{
+	if (t->cs_iters || t->think_iters || t->cachelines != 1)
+		return WL_GENERAL;
+	return t->max_ops == UINT64_MAX ? WL_SIMPLE : WL_SIMPLE_BOUNDED;
+}
+
 static inline __attribute__((always_inline)) void
 wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylock,
-	const wl_lock_fn release, const enum wl_policy pol, const enum wl_loop_kind kind)
+	const wl_lock_fn release, const enum wl_policy pol, const enum wl_loop_kind kind,
+	const enum wl_shape shape)
 {
+	const int simple = shape != WL_GENERAL, bounded = shape != WL_SIMPLE;
 	const _Atomic int *phasep = &t->sh->phase;
 	const struct wl_cs cs = { t->sh->lines, t->sh->lines + t->cachelines, t->cs_iters,
 				  t->think_iters };
@@ -140,7 +166,8 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 	void *lk = t->lock;
 	/* One register counts: left, the operations still allowed (the
 	 * torture's max_ops; UINT64_MAX for a timed run).  This phase's ops are
-	 * mark - left, all of them max_ops - left. */
+	 * mark - left, all of them max_ops - left.  Unbounded (a timed run),
+	 * it is never tested: 2^64 operations outlast any window. */
 	uint64_t left = t->max_ops, mark = left;
 	struct wl_counts c = { 0 };
 	const unsigned every = kind == LOOP_EVERY ? 1 : t->sample_every;
@@ -167,7 +194,7 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 			c.req = c.grants = c.yields = 0;
 			t->sleep_requests = t->sleep_grants = t->sleep_yields = 0;
 		}
-		if (__builtin_expect(!left, 0))
+		if (bounded && __builtin_expect(!left, 0))
 			break;
 		left--;
 		/* One op in `every` is timed, in the window only; the countdown
@@ -176,17 +203,27 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 			count = every;
 			if (phase == PH_MEASURE) {
 				/* The think time is sampled too: with the hold it is
-				 * what tells a drifted busy-loop calibration (drift.c). */
-				uint64_t tt = tm_tsc();
+				 * what tells a drifted busy-loop calibration (drift.c).
+				 * Its end starts the op's timing, and it is added to
+				 * its histogram after the op, outside every interval.
+				 * The simple shape has no think time to sample: its
+				 * timed op costs three timestamps, not four. */
+				uint64_t tt = tm_tsc(), te = tt;
 
-				tm_busy_iters(cs.think_iters);
-				hist_add(&t->think_ns, wl_ns(t, tm_tsc() - tt));
-				wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 1, &c);
+				if (!simple) {
+					tm_busy_iters(cs.think_iters);
+					te = tm_tsc();
+				}
+				wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 1, simple, te,
+				      &c);
+				if (!simple)
+					hist_add(&t->think_ns, wl_ns(t, te - tt));
 				continue;
 			}
 		}
-		tm_busy_iters(cs.think_iters);
-		wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 0, &c);
+		if (!simple)
+			tm_busy_iters(cs.think_iters);
+		wl_op(t, lk, rs, cs, acquire, trylock, release, pol, 0, simple, 0, &c);
 	}
 	if (pol == POL_HOG)
 		slice_clear(rs);
@@ -199,10 +236,28 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 
 /* The loops of one lock: PFX_acquire, PFX_trylock and PFX_release are its
  * inline functions; WL_LOOP_TABLE(PFX) is the matching wl_lock.loop. */
+#define WL_LOOP_SHAPE(PFX, POL, KIND, TRY, SHAPE)                                         \
+	static __attribute__((noinline)) void PFX##_##POL##_##KIND##_##SHAPE(struct wl_thread *t) \
+	{                                                                                  \
+		wl_loop(t, PFX##_acquire, TRY, PFX##_release, POL, KIND, SHAPE);           \
+	}
 #define WL_LOOP_FN(PFX, POL, KIND, TRY)                                                   \
+	WL_LOOP_SHAPE(PFX, POL, KIND, TRY, WL_GENERAL)                                     \
+	WL_LOOP_SHAPE(PFX, POL, KIND, TRY, WL_SIMPLE)                                      \
+	WL_LOOP_SHAPE(PFX, POL, KIND, TRY, WL_SIMPLE_BOUNDED)                              \
 	static void PFX##_##POL##_##KIND(struct wl_thread *t)                              \
 	{                                                                                  \
-		wl_loop(t, PFX##_acquire, TRY, PFX##_release, POL, KIND);                  \
+		switch (wl_shape_of(t)) {                                                  \
+		case WL_GENERAL:                                                           \
+			PFX##_##POL##_##KIND##_WL_GENERAL(t);                              \
+			break;                                                             \
+		case WL_SIMPLE:                                                            \
+			PFX##_##POL##_##KIND##_WL_SIMPLE(t);                               \
+			break;                                                             \
+		case WL_SIMPLE_BOUNDED:                                                    \
+			PFX##_##POL##_##KIND##_WL_SIMPLE_BOUNDED(t);                       \
+			break;                                                             \
+		}                                                                          \
 	}
 #define WL_LOOP_FNS(PFX, POL, TRY)                                                        \
 	WL_LOOP_FN(PFX, POL, LOOP_SAMPLED, TRY)                                            \

@@ -20,20 +20,22 @@ lines_of() { # lines_of OBJECT FUNCTION
 }
 
 obj="$BUILD/locks/tas.o"
-fn=tas_POL_CS_LOOP_SAMPLED
-lines_of "$obj" "$fn" >"$TMP/lines"
-total=$(wc -l <"$TMP/lines")
-inloop=$(grep -c '^loop\.h:' "$TMP/lines" || true)
-distinct=$(grep '^loop\.h:' "$TMP/lines" | sort -u | wc -l)
 # The instantiating line: the WL_DEFINE_LOOPS line of tas.c.
 define_line=$(grep -n '^WL_DEFINE_LOOPS(tas)' locks/tas.c | cut -d: -f1)
-atdefine=$(grep -c "^tas\.c:$define_line\$" "$TMP/lines" || true)
-if [ "$total" -gt 50 ] && [ $((inloop * 3)) -ge "$total" ] && [ "$distinct" -ge 20 ] &&
-	[ $((atdefine * 10)) -le "$total" ]; then
-	ok "loop: $fn: $inloop of $total instructions on $distinct lines of loop.h, $atdefine on tas.c:$define_line"
-else
-	notok "loop: $fn: $inloop of $total instructions on $distinct lines of loop.h, $atdefine on tas.c:$define_line (want >= 1/3 on >= 20 lines, <= 1/10 on the instantiating line)"
-fi
+# Each shape of the loop is a function of its own (loop.h, wl_shape).
+for fn in tas_POL_CS_LOOP_SAMPLED_WL_GENERAL tas_POL_CS_LOOP_SAMPLED_WL_SIMPLE; do
+	lines_of "$obj" "$fn" >"$TMP/lines"
+	total=$(wc -l <"$TMP/lines")
+	inloop=$(grep -c '^loop\.h:' "$TMP/lines" || true)
+	distinct=$(grep '^loop\.h:' "$TMP/lines" | sort -u | wc -l)
+	atdefine=$(grep -c "^tas\.c:$define_line\$" "$TMP/lines" || true)
+	if [ "$total" -gt 50 ] && [ $((inloop * 3)) -ge "$total" ] && [ "$distinct" -ge 20 ] &&
+		[ $((atdefine * 10)) -le "$total" ]; then
+		ok "loop: $fn: $inloop of $total instructions on $distinct lines of loop.h, $atdefine on tas.c:$define_line"
+	else
+		notok "loop: $fn: $inloop of $total instructions on $distinct lines of loop.h, $atdefine on tas.c:$define_line (want >= 1/3 on >= 20 lines, <= 1/10 on the instantiating line)"
+	fi
+done
 
 for o in "$BUILD"/locks/*.o "$BUILD"/workloads/*.o; do
 	n=$(objdump -d --no-show-raw-insn "$o" | awk '

@@ -33,7 +33,10 @@ static const struct workload_ops broken = {
 	.lock = &broken_lock,
 };
 
-static json_t *params_for(const struct workload_ops *ops, int threads, const char *pin, int noise)
+/* simple: one line, no think or hold time, the loop's simple copy
+ * (harness/loop.h); else two lines and a think time, the general one. */
+static json_t *params_for(const struct workload_ops *ops, int threads, const char *pin, int noise,
+			  int simple)
 {
 	json_t *p = json_object();
 
@@ -45,8 +48,8 @@ static json_t *params_for(const struct workload_ops *ops, int threads, const cha
 	json_object_set_new(p, "pin", json_string(pin));
 	json_object_set_new(p, "noise", json_integer(noise));
 	json_object_set_new(p, "cs_ns", json_integer(0));
-	json_object_set_new(p, "think_ns", json_integer(20));
-	json_object_set_new(p, "cachelines", json_integer(2));
+	json_object_set_new(p, "think_ns", json_integer(simple ? 0 : 20));
+	json_object_set_new(p, "cachelines", json_integer(simple ? 1 : 2));
 	return p;
 }
 
@@ -63,7 +66,7 @@ static void late_start(const struct workload_ops *ops)
 	const struct wl_lock *l = ops->lock;
 	void *lock = aligned_alloc(64, (l->lock_size + 63) & ~(size_t)63);
 	struct wl_thread t = { 0 };
-	json_t *p = params_for(ops, 1, "compact", 0);
+	json_t *p = params_for(ops, 1, "compact", 0, 0);
 	char err[256] = "";
 
 	if (!lock)
@@ -109,10 +112,12 @@ static const struct shape {
 	int noise;
 	unsigned div; /* fewer ops where every handoff may wait a time slice */
 	int all;      /* every policy; else the no-request baseline only */
-} shapes[] = { { 1, "compact", 0, 1, 1 },
-	       { 4, "oversubscribe:4", 0, 4, 1 },
-	       { 2, "compact", 2, 20, 1 },
-	       { 8, "oversubscribe:8", 2, 80, 0 } };
+	int simple;   /* params_for's simple shape */
+} shapes[] = { { 1, "compact", 0, 1, 1, 1 },
+	       { 4, "oversubscribe:4", 0, 4, 1, 1 },
+	       { 1, "compact", 0, 1, 1, 0 },
+	       { 2, "compact", 2, 20, 1, 0 },
+	       { 8, "oversubscribe:8", 2, 80, 0, 0 } };
 
 /* One workload (lock x policy x dry) through every shape.  The baseline
  * policy gets m operations per thread, the others a twentieth: 5 policies
@@ -141,7 +146,8 @@ static void torture(const struct workload_ops *ops, uint64_t m, unsigned npus)
 			     "torture runs it", ops->name, n, shapes[s].pin, shapes[s].noise);
 			continue;
 		}
-		json_t *p = params_for(ops, (int)n, shapes[s].pin, shapes[s].noise);
+		json_t *p = params_for(ops, (int)n, shapes[s].pin, shapes[s].noise,
+				       shapes[s].simple);
 		uint64_t counted = 0;
 		char reason[320] = "";
 		uint64_t mm = m / shapes[s].div / (ops->policy == POL_NONE ? 1 : 20);
@@ -161,8 +167,10 @@ static void torture(const struct workload_ops *ops, uint64_t m, unsigned npus)
 			     shapes[s].pin, shapes[s].noise, reason);
 		else
 			CHECK(rc == 0,
-			      "torture: %s %u threads x %llu ops (%s, noise %d): counter %llu%s%s",
+			      "torture: %s %u threads x %llu ops (%s, noise %d, %s loop): counter "
+			      "%llu%s%s",
 			      ops->name, n, (unsigned long long)mm, shapes[s].pin, shapes[s].noise,
+			      shapes[s].simple ? "simple" : "general",
 			      (unsigned long long)counted, *reason ? ": " : "", reason);
 		json_decref(p);
 	}
@@ -202,7 +210,7 @@ int main(int argc, char **argv)
 		/* Under ThreadSanitizer the unlocked control is a (wanted) race. */
 		SKIP("torture: no-op lock control # SKIP not run under a race detector");
 	} else if (npus >= 2) {
-		json_t *p = params_for(&broken, (int)npus, "compact", 0);
+		json_t *p = params_for(&broken, (int)npus, "compact", 0, 0);
 		uint64_t counted = 0, ops = m * 10;
 		char reason[320] = "";
 		int rc = 0, tries = 0;
