@@ -16,7 +16,7 @@
  * from before it was recorded lack it). */
 static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
 					    "repetitions", "ci_target_pct", "repetitions_max",
-					    "events", "keep",
+					    "events", "keep", "sample_every",
 					    "lock", "policy", "dry", NULL };
 
 static int ignored(const char *k)
