@@ -25,6 +25,7 @@ QUIET=0
 CALIBRATE=1
 HOST_RT=auto
 PIN_VCPUS=0
+APPEND=""
 
 usage() {
 	cat <<EOF
@@ -65,6 +66,8 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         on time; the vCPUs stay SCHED_OTHER)
   --pin-vcpus           pin vCPU thread i to host CPU i (default: the host
                         scheduler places them); meta.vm.host_sched says which
+  --append ARGS         more guest kernel parameters (space separated, e.g.
+                        "idle=poll"); the guest's meta.cmdline shows them
   -h, --help            this text
 
 The guest's progress (each run's "[i/N] ... (ETA)" line, a failed run's
@@ -103,6 +106,7 @@ while [ $# -gt 0 ]; do
 	--no-host-rt) HOST_RT=off; shift ;;
 	--no-calibration) CALIBRATE=0; shift ;;
 	--pin-vcpus) PIN_VCPUS=1; shift ;;
+	--append) APPEND=${2:-}; shift 2 || usage_err "--append needs a value" ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_err "unknown option: $1" ;;
 	esac
@@ -349,6 +353,7 @@ CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
 [ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
 [ "$TRACE" = 1 ] && CMDLINE+=" slicebench.trace=1"
 [ "$CALIBRATE" = 1 ] && CMDLINE+=" slicebench.calibrate=1"
+[ -n "$APPEND" ] && CMDLINE+=" $APPEND"
 CMDLINE+=" slicebench.meta.vm.accel=$ACCEL slicebench.meta.vm.kernel=$KIND"
 CMDLINE+=" slicebench.meta.vm.host_kernel=$HOST_KERNEL slicebench.meta.vm.smp=$SMP slicebench.meta.vm.mem_mib=$MEM"
 [ -n "$PREEMPT" ] && CMDLINE+=" slicebench.meta.vm.preempt_requested=$PREEMPT"
