@@ -57,8 +57,17 @@ while IFS=$'\t' read -r line quoted file expr fmt; do
 		fails=$((fails + 1))
 		continue
 	fi
+	if [ "$(wc -l <<<"$v")" -ne 1 ]; then
+		echo "not ok findings: $where: jq '$expr' on $file gives $(wc -l <<<"$v") values, not one"
+		fails=$((fails + 1))
+		continue
+	fi
 	# shellcheck disable=SC2059 # the format is the marker's
-	want=$(printf "$fmt" "$v" 2>&1)
+	if ! want=$(printf "$fmt" "$v" 2>&1); then
+		echo "not ok findings: $where: format '$fmt' does not take '$v' ($file $expr)"
+		fails=$((fails + 1))
+		continue
+	fi
 	if [ "$quoted" = "$want" ]; then
 		echo "ok findings: $where: $quoted = $file $expr"
 	elif [ "$update" = 1 ]; then

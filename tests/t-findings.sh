@@ -30,6 +30,16 @@ scripts/findings-check.sh --update "$TMP/U.md" results/reference >"$TMP/out4" 2>
 check "findings: --update names the change on line $ln" grep -q "^updated findings: U.md:$ln: " "$TMP/out4"
 check "findings: --update restores the changed number and nothing else" cmp -s FINDINGS.md "$TMP/U.md"
 
+# A marker whose jq gives several values is an error, never a value, and
+# --update leaves it as it was.
+f=$(cd results/reference && ls -- *.json | head -1)
+printf 'x ok<!-- = %s :: .results[].status :: %%s -->\n' "$f" >"$TMP/M.md"
+cp "$TMP/M.md" "$TMP/M0.md"
+scripts/findings-check.sh --update "$TMP/M.md" results/reference >"$TMP/out5" 2>&1
+check "findings: a marker with several values is caught: $(grep -m1 '^not ok findings: M.md' "$TMP/out5")" \
+	grep -q "^not ok findings: M.md:1: jq '.results\[\].status' on $f gives [0-9]* values, not one" "$TMP/out5"
+check "findings: ... and --update does not touch it" cmp -s "$TMP/M0.md" "$TMP/M.md"
+
 # A reference result that breaks the schema.
 mkdir -p "$TMP/ref"
 cp results/reference/*.json "$TMP/ref/"
