@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmppair.h"
 #include "resload.h"
 #include "../harness/stats.h"
 
@@ -88,6 +89,14 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 			      "nthreads", json_object_get(real, "nthreads"), "band_pct", 100 * band, "n_real",
 			      (json_int_t)nb, "n_dry", (json_int_t)na, "verdict", verdict);
 
+	/* The point's defining run keys (those not at their default), so a
+	 * study with several A/A points says which is which. */
+	char *key = cmp_point_key(real, 0, 1);
+	json_t *point = key ? json_loads(key, 0, NULL) : NULL;
+
+	free(key);
+	if (point)
+		json_object_set_new(j, "point", point);
 	if (w.ok) {
 		json_object_set_new(j, "ratio", json_real(w.ratio));
 		if (isfinite(w.lo))
@@ -202,9 +211,26 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 				 json_number_value(json_array_get(ci, 0)),
 				 json_number_value(json_array_get(ci, 1)));
 		}
-		fprintf(f, "%s%s at %.0f threads: %s, grants %.0f: %s%s\n",
+		/* The point's keys beyond the thread count (a study may check
+		 * its control at several critical-section lengths). */
+		char at[160] = "";
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(json_object_get(c, "point"), k, v) {
+			size_t l = strlen(at);
+
+			if (!strcmp(k, "threads") || json_is_null(v) || l >= sizeof(at) - 1)
+				continue;
+			if (json_is_string(v))
+				snprintf(at + l, sizeof(at) - l, " %s=%s", k, json_string_value(v));
+			else if (json_is_number(v))
+				snprintf(at + l, sizeof(at) - l, " %s=%g", k, json_number_value(v));
+		}
+		fprintf(f, "%s%s at %.0f threads%s%s%s: %s, grants %.0f: %s%s\n",
 			fmt == CMP_MARKDOWN ? "- " : fmt == CMP_HTML ? "<li>" : "  ",
-			res_str(c, "control", "?"), res_num(c, "nthreads"), ratio,
+			res_str(c, "control", "?"), res_num(c, "nthreads"), *at ? " (" : "",
+			*at ? at + 1 : "", *at ? ")" : "", ratio,
 			isfinite(res_num(c, "grants")) ? res_num(c, "grants") : 0,
 			res_str(c, "verdict", "?"), fmt == CMP_HTML ? "</li>" : "");
 	}

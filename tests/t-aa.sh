@@ -35,6 +35,8 @@ check "aa: one check, from the quiet 1x point only (noise and 2x points left out
 check "aa: a control within 1% of its real workload is valid (ratio $(jq '.aa_checks[0].ratio' <<<"$r"))" \
 	jq -e '.aa_checks[0] | .verdict == "valid" and .control == "slice-dry" and .real == "slice-spin"
 	       and (.ratio - 1/1.01 | fabs) < 1e-3 and .grants == 0' <<<"$r"
+check "aa: the check names its point (threads $(jq -c '.aa_checks[0].point.threads' <<<"$r"), no noise key)" \
+	jq -e '.aa_checks[0].point | .threads == "1x" and (has("noise") | not)' <<<"$r"
 check "aa: the verdict against the control carries the check" \
 	jq -e '[.rows[] | select(.b.workload == "slice-spin") | .control_aa.verdict] | . == ["valid"]' <<<"$r"
 
