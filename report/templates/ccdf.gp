@@ -11,9 +11,15 @@ set xlabel xl
 set ylabel yl
 set grid
 set logscale xy 10
-# one scale for every panel, whole decades
-set xrange [10**floor(log10(xmin)):10**ceil(log10(xmax))]
-set yrange [10**floor(log10(ymin)):1]
+# one scale for every panel, whole decades; at least one decade each way
+# (a distribution of one bucket has ymin 1, and xmin = xmax)
+xlo = 10**floor(log10(xmin))
+xhi = 10**ceil(log10(xmax))
+if (xhi <= xlo) xhi = 10 * xlo
+ylo = 10**floor(log10(ymin))
+if (ylo >= 1) ylo = 0.1
+set xrange [xlo:xhi]
+set yrange [ylo:1]
 set format x '%.0s%c'
 set format y '%g'
 set key below horizontal font ',9' samplen 3
