@@ -54,24 +54,37 @@ static double num(const json_t *o, const char *a, const char *b)
  * pause between attempts lets a burst of foreign load pass. */
 #define ATTEMPTS 3
 
+/* With the true rate, a repetition is flagged only where the loop's speed
+ * really moved: this machine's PUs change speed by up to 1.7x (timing.h),
+ * seen here as hold ratios of 0.76-0.95 in a quiet CI run.  A flag the
+ * harness's own probe confirms (recalibrated) is the check working; a
+ * flag the probe does not confirm is a false alarm and fails. */
 static int quiet(const struct workload_ops *ops, json_t *p, char *msg, size_t len)
 {
 	json_t *res = runner_run(ops, p);
 	json_t *sum = json_object_get(json_object_get(res, "summary"), "calibration");
 	json_t *reps = json_object_get(res, "repetitions");
 	double h[3];
+	int flagged = 0, confirmed = 0;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
+		json_t *c = json_object_get(json_array_get(reps, (size_t)i), "calibration");
+
 		h[i] = num(json_object_get(json_array_get(reps, (size_t)i), "calibration"), "hold",
 			   "ratio");
+		if (json_is_true(json_object_get(c, "drifted"))) {
+			flagged++;
+			confirmed += json_is_true(json_object_get(c, "recalibrated"));
+		}
+	}
 	int ok = !strcmp(json_string_value(json_object_get(res, "status")), "ok") &&
-		 json_integer_value(json_object_get(sum, "checked")) == 3 &&
-		 json_array_size(json_object_get(sum, "drifted_repetitions")) == 0;
+		 json_integer_value(json_object_get(sum, "checked")) == 3 && flagged == confirmed;
 	snprintf(msg, len,
-		 "quiet run: status %s, %lld of 3 repetitions checked, none flagged (hold ratios "
-		 "%.3f %.3f %.3f)",
+		 "quiet run: status %s, %lld of 3 repetitions checked, %d flagged, %d of them "
+		 "confirmed by the probe (hold ratios %.3f %.3f %.3f)",
 		 json_string_value(json_object_get(res, "status")),
-		 (long long)json_integer_value(json_object_get(sum, "checked")), h[0], h[1], h[2]);
+		 (long long)json_integer_value(json_object_get(sum, "checked")), flagged, confirmed,
+		 h[0], h[1], h[2]);
 	json_decref(res);
 	return ok;
 }
