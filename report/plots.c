@@ -96,7 +96,8 @@ static void hist_points(struct ppts *s, const json_t *h, const struct ppt *proto
 {
 	size_t i;
 	json_t *b;
-	double total = 0, above;
+	double total = 0, above, last = 1;
+	int done = 0;
 
 	json_array_foreach(h, i, b)
 		if (json_is_array(b) && json_is_number(json_array_get(b, 2)))
@@ -128,8 +129,16 @@ static void hist_points(struct ppts *s, const json_t *h, const struct ppt *proto
 		above -= cnt;
 		pt.x = lo + w;
 		pt.y = pt.lo = pt.hi = above / total;
-		if (pt.y > 0 && pt.x > 0) /* zero has no place on a log axis */
+		/* Zero has no place on a log axis: the last bucket's point keeps
+		 * the level before it, so the step line runs on to the largest
+		 * value seen instead of stopping a bucket short (and a one-bucket
+		 * distribution is a line, not a lone point). */
+		if (pt.y <= 0)
+			pt.y = pt.lo = pt.hi = last;
+		if (pt.y > 0 && pt.x > 0 && !done)
 			ppts_add(s, &pt);
+		done = above <= 0;
+		last = pt.y;
 	}
 }
 

@@ -27,6 +27,8 @@ void val_str(const json_t *v, char *buf, size_t len)
 		snprintf(buf, len, "%g", json_real_value(v));
 	else if (json_is_null(v) || !v)
 		snprintf(buf, len, "off");
+	else if (json_is_object(v) && json_is_string(json_object_get(v, "policy")))
+		snprintf(buf, len, "%s", json_string_value(json_object_get(v, "policy")));
 	else if (json_is_object(v))
 		snprintf(buf, len, "on");
 	else {

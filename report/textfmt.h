@@ -9,8 +9,10 @@
 
 /* s to f with < > & " as HTML entities. */
 void html_esc(FILE *f, const char *s);
-/* A run key's value for a label: a string as is, a number, "on" for an
- * object, "off" for null or missing; anything else as compact JSON. */
+/* A run key's value for a label: a string as is, a number, an object's
+ * "policy" (the victim probe: "other", "fifo"; two probes that differ in
+ * it must not share a panel) or else "on", "off" for null or missing;
+ * anything else as compact JSON. */
 void val_str(const json_t *v, char *buf, size_t len);
 
 #endif

@@ -174,3 +174,28 @@ check "plot: ... the FIFO is named, with the policy" grep -q "throughput_threads
 check "plot: ... the FIFO, the symlink and the directory are left as they were" \
 	test -p "$hostile/throughput_threads.dat" -a -L "$hostile/hold_ns.png" -a -d "$hostile/acquire_ns.svg"
 check "plot: ... the other plots still render" test -s "$hostile/victim_ccdf.png"
+
+# A CCDF's step line runs to the end of the last bucket: the point where
+# the fraction above reaches 0 (off a log axis) keeps the level before it.
+# One bucket is a level line at 1 across the bucket, not a lone point.
+jq '.results |= [.[0] | (.params.workload = "one-bucket" | .workload = "one-bucket" | .histograms.hold_ns = [[77824, 4096, 5]]),
+                 (.params.workload = "two-buckets" | .workload = "two-buckets" | .histograms.hold_ns = [[1000, 100, 3], [2000, 100, 1]])]' \
+	"$res" >"$TMP/buckets.json"
+"$SB" plot "$TMP/buckets.json" --out "$TMP/buckets" >/dev/null 2>"$TMP/buckets.err"
+pts=$(awk '/^#/ {b++} !/^#/ && NF {printf "%s%s:%s %s", sep, b, $1, $2; sep=","}' "$TMP/buckets/hold_ns.dat")
+check "plot: CCDF points of one bucket and of two ($pts)" \
+	test "$pts" = "1:77824 1,1:81920 1,2:1000 1,2:1100 0.25,2:2100 0.25"
+
+# Two victim probes that differ in their policy are two panels, never one
+# series: merged, the CCDFs of an OTHER and a FIFO probe drew one step
+# line that climbed back to 1 halfway.  Every CCDF block runs right and
+# down.
+jq '.results |= [[.[] | select(.params.victim | type == "object")][0] |
+                 ., (.params.victim.policy = "fifo" | .params.victim.priority = 50)]' \
+	"$res" >"$TMP/victims.json"
+"$SB" plot "$TMP/victims.json" --out "$TMP/victims" >/dev/null 2>"$TMP/victims.err"
+panels=$(grep -c '^# .*victim=\(other\|fifo\) |' "$TMP/victims/victim_ccdf.dat")
+check "plot: an OTHER and a FIFO victim probe are two panels, named by the policy ($panels)" test "$panels" -eq 2
+back=$(awk '/^#/ {px = -1; py = 2; next} NF {if ($1 <= px || $2 > py) n++; px = $1; py = $2} END {print n + 0}' \
+	"$TMP/victims/victim_ccdf.dat" "$out/victim_ccdf.dat" "$out/hold_ns.dat" "$out/acquire_ns.dat")
+check "plot: every CCDF step line runs right and down ($back points step back)" test "$back" -eq 0

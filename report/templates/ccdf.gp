@@ -19,7 +19,8 @@ if (xhi <= xlo) xhi = 10 * xlo
 ylo = 10**floor(log10(ymin))
 if (ylo >= 1) ylo = 0.1
 set xrange [xlo:xhi]
-set yrange [ylo:1]
+# headroom above 1, so that the level at 1 is not hidden by the border
+set yrange [ylo:1.3]
 set format x '%.0s%c'
 set format y '%g'
 set key below horizontal font ',9' samplen 3
