@@ -32,7 +32,7 @@ static const struct cli_opt vmmeta_opts[] = {
 	{ 'f', "force", NULL, "replace an existing --out file (a regular file only)" },
 	{ 'w', "wall", "S", "seconds QEMU ran (meta.vm.wall_s)" },
 	{ 'u', "userspace", "S", "guest uptime when init started (meta.vm.userspace_s)" },
-	{ 'r', "retried", "TEXT", "why the guest was booted twice (meta.vm.retried)" },
+	{ 'r', "retried", "TEXT", "why the guest was booted again (meta.vm.retried)" },
 	{ 'i', "interrupted", "SIG", "the signal that stopped the guest, as INT\n"
 				     "(meta.vm.interrupted: \"SIGINT\")" },
 	{ 's', "host-sched", "TEXT", "how the host scheduled QEMU (meta.vm.host_sched)" },
