@@ -82,10 +82,12 @@ json_t *drift_check_rep(const struct rep *r, int64_t cs_ns, int64_t think_ns)
 
 	json_object_set_new(j, "probe_iters_per_ns", json_real(now));
 	json_object_set_new(j, "probe_ratio", json_real(slow));
-	if (slow > DRIFT_TOL || slow < 1 / DRIFT_TOL || fast) {
+	int moved = slow > DRIFT_TOL || slow < 1 / DRIFT_TOL;
+
+	if (moved || fast) {
 		tm_set_iters_per_ns(now);
 		json_object_set_new(j, "recalibrated", json_true());
-		if (fast && !(slow > DRIFT_TOL || slow < 1 / DRIFT_TOL))
+		if (!moved)
 			json_object_set_new(
 				j, "reason",
 				json_sprintf("a section ran short of its calibrated time, which "

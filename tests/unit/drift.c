@@ -54,6 +54,21 @@ static double num(const json_t *o, const char *a, const char *b)
  * pause between attempts lets a burst of foreign load pass. */
 #define ATTEMPTS 3
 
+/* Repetitions from..n-1 that were flagged, and how many of those the
+ * harness recalibrated on. */
+static void flags(const json_t *reps, size_t from, size_t *flagged, size_t *recal)
+{
+	*flagged = *recal = 0;
+	for (size_t i = from; i < json_array_size(reps); i++) {
+		json_t *c = json_object_get(json_array_get(reps, i), "calibration");
+
+		if (json_is_true(json_object_get(c, "drifted"))) {
+			++*flagged;
+			*recal += json_is_true(json_object_get(c, "recalibrated"));
+		}
+	}
+}
+
 /* With the true rate, a repetition is flagged only where the loop's speed
  * really moved: this machine's PUs change speed by up to 1.7x (timing.h),
  * seen here as hold ratios of 0.76-0.95 in a quiet CI run.  A flag the
@@ -66,21 +81,15 @@ static int quiet(const struct workload_ops *ops, json_t *p, char *msg, size_t le
 	json_t *sum = json_object_get(json_object_get(res, "summary"), "calibration");
 	json_t *reps = json_object_get(res, "repetitions");
 	double h[3];
-	int flagged = 0, confirmed = 0;
+	size_t flagged, confirmed;
 
-	for (int i = 0; i < 3; i++) {
-		json_t *c = json_object_get(json_array_get(reps, (size_t)i), "calibration");
-
-		h[i] = num(c, "hold", "ratio");
-		if (json_is_true(json_object_get(c, "drifted"))) {
-			flagged++;
-			confirmed += json_is_true(json_object_get(c, "recalibrated"));
-		}
-	}
+	for (size_t i = 0; i < 3; i++)
+		h[i] = num(json_object_get(json_array_get(reps, i), "calibration"), "hold", "ratio");
+	flags(reps, 0, &flagged, &confirmed);
 	int ok = !strcmp(json_string_value(json_object_get(res, "status")), "ok") &&
 		 json_integer_value(json_object_get(sum, "checked")) == 3 && flagged == confirmed;
 	snprintf(msg, len,
-		 "quiet run: status %s, %lld of 3 repetitions checked, %d flagged, %d of them "
+		 "quiet run: status %s, %lld of 3 repetitions checked, %zu flagged, %zu of them "
 		 "confirmed by the probe (hold ratios %.3f %.3f %.3f)",
 		 json_string_value(json_object_get(res, "status")),
 		 (long long)json_integer_value(json_object_get(sum, "checked")), flagged, confirmed,
@@ -110,16 +119,9 @@ static int drifted(const struct workload_ops *ops, json_t *p, double rate, char 
 	int flagged = json_is_true(json_object_get(c0, "drifted")) && h0 > 1.6 && h0 < 2.5 &&
 		      t0 > 1.6 && t0 < 2.5;
 	int recal = json_is_true(json_object_get(c0, "recalibrated")) && fabs(pr - 2) < 0.5;
-	size_t later = 0, confirmed = 0;
+	size_t later, confirmed;
 
-	for (size_t i = 1; i < json_array_size(reps); i++) {
-		json_t *c = json_object_get(json_array_get(reps, i), "calibration");
-
-		if (json_is_true(json_object_get(c, "drifted"))) {
-			later++;
-			confirmed += json_is_true(json_object_get(c, "recalibrated"));
-		}
-	}
+	flags(reps, 1, &later, &confirmed);
 	int after = json_array_size(reps) == 3 && later == confirmed;
 	int listed = json_array_size(dr) == 1 + later &&
 		     json_integer_value(json_array_get(dr, 0)) == 0 &&
