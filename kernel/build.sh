@@ -17,6 +17,7 @@ REFRESH=0
 TARGET=guest
 BASE_CONFIG=running
 LOCALMOD=""
+PRINT_ONLY=0
 
 usage() {
 	cat <<EOF
@@ -33,7 +34,8 @@ of the build inputs (patches, config fragment, this script's recipe).
   --jobs N        parallel make jobs (default: nproc+1)
   --refresh       ask the registry for a newer source package even if
                   one is cached
-  --print-path    print the cached bzImage path, fail if not built
+  --print-path    print the cached artefact (bzImage; with --debian-image
+                  its vmlinuz), fail if not built; never builds
   --print-dir     print the cache directory of this build, fail if not built
   --debian-image  fetch Debian's own linux-image for V (the unpatched
                   baseline) and print the path of its vmlinuz
@@ -69,7 +71,7 @@ while [ $# -gt 0 ]; do
 	--ksrc=*) KSRC=${1#*=}; shift ;;
 	--jobs) JOBS=${2:?--jobs needs a value}; shift 2 ;;
 	--refresh) REFRESH=1; shift ;;
-	--print-path) MODE=print-path; shift ;;
+	--print-path) PRINT_ONLY=1; shift ;;
 	--print-dir) MODE=print-dir; shift ;;
 	--debian-image) MODE=debian-image; shift ;;
 	--prepare) MODE=prepare; shift ;;
@@ -82,6 +84,11 @@ while [ $# -gt 0 ]; do
 	*) log "unknown option: $1"; usage >&2; exit 2 ;;
 	esac
 done
+# --print-path asks for what the other options name, never builds it:
+# with --debian-image, Debian's vmlinuz; otherwise the patched kernel.
+if [ "$PRINT_ONLY" = 1 ] && [ "$MODE" != debian-image ]; then
+	MODE=print-path
+fi
 
 # ---------------------------------------------------------------- private apt
 APTDIR="$CACHE/apt"
@@ -178,6 +185,9 @@ if [ "$MODE" = debian-image ]; then
 	# driver the VM needs (8250, virtio, devtmpfs) built in: no modules.
 	flavor=${SLICEBENCH_DEBIAN_FLAVOR:-cloud-amd64}
 	deb=$(cached_deb "linux-binary-${KVER}.*-${flavor}_*.deb")
+	if [ "$PRINT_ONLY" = 1 ] && [ -z "$deb" ]; then
+		die "Debian's linux-image for $KVER not downloaded yet; run kernel/build.sh --debian-image"
+	fi
 	if [ -z "$deb" ] || [ "$REFRESH" = 1 ]; then
 		meta=$(fetch_deb "linux-image-$flavor")
 		rel=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
@@ -191,6 +201,9 @@ if [ "$MODE" = debian-image ]; then
 	fi
 	rel=$(basename "$deb" | sed 's/^linux-binary-\([^_]*\)_.*/\1/')
 	out="$CACHE/debian-image/$rel-$(deb_version "$deb" | tr -c 'A-Za-z0-9.\n-' '_')"
+	if [ ! -f "$out/.done" ] && [ "$PRINT_ONLY" = 1 ]; then
+		die "Debian's linux-image $rel not unpacked yet; run kernel/build.sh --debian-image"
+	fi
 	if [ ! -f "$out/.done" ]; then
 		log "unpacking linux-binary-$rel"
 		rm -rf "$out" && mkdir -p "$out/x"
@@ -307,7 +320,15 @@ else
 		fi
 		;;
 	debian)
-		img=$("$0" --debian-image --kver "$KVER" | tail -n 1) || die "cannot fetch Debian's linux-image for $KVER"
+		# asked only for a path, fetch nothing: the config is part of the key
+		pp=()
+		[ "$MODE" = build ] || [ "$MODE" = prepare ] || pp=(--print-path)
+		if [ "${#pp[@]}" = 1 ]; then
+			img=$("$0" --debian-image "${pp[@]}" --kver "$KVER" 2>/dev/null | tail -n 1) ||
+				die "kernel not built yet: its base config, Debian's linux-image for $KVER, is not downloaded yet; run kernel/build.sh --bare-metal --base-config debian"
+		else
+			img=$("$0" --debian-image --kver "$KVER" | tail -n 1) || die "cannot fetch Debian's linux-image for $KVER"
+		fi
 		[ -f "$(dirname "$img")/config" ] || die "Debian's linux-image for $KVER carries no config"
 		BASE_TEXT=$(cat "$(dirname "$img")/config")
 		BASE_DESC="Debian's $(cat "$(dirname "$img")/kernelrelease") config"

@@ -251,12 +251,21 @@ run_qemu() {
 			QPID=""
 			return 124
 		fi
-		if [ "$accel" = kvm ] && grep -q -i 'KVM internal error\|kvm run failed' "$WORK/qemu.log" 2>/dev/null; then
-			# a broken KVM pauses the guest instead of exiting
+		# a broken KVM pauses the guest instead of exiting (125); a probe
+		# whose guest printed nothing in time gives up too (126)
+		local brk=0
+		if [ "$accel" = kvm ]; then
+			if grep -q -i -E "$KVM_FAILED" "$WORK/qemu.log" 2>/dev/null; then
+				brk=125
+			elif [ "${KVM_PROBE:-0}" = 1 ] && [ "$t" -ge $((KVM_FIRST_LINE_S * 10)) ] && [ ! -s "$WORK/console.log" ]; then
+				brk=126
+			fi
+		fi
+		if [ "$brk" != 0 ]; then
 			kill -9 "$QPID" 2>/dev/null || true
 			wait "$QPID" 2>/dev/null || true
 			QPID=""
-			return 125
+			return "$brk"
 		fi
 		sleep 0.1
 		t=$((t + 1))
@@ -322,15 +331,45 @@ follow_console() {
 
 BASE_CMDLINE="console=ttyS0,115200 panic=-1 oops=panic loglevel=6"
 
+# The KVM probe boots the guest to its first user-space line.  It gives up
+# at the first sign of failure, not at a timeout: an error line from QEMU
+# (KVM_FAILED below), QEMU's exit, or a console still empty after
+# KVM_FIRST_LINE_S (a KVM guest prints its first kernel line well under a
+# second after start; a host whose KVM cannot run guests, such as one that
+# offers only PVM, pauses the vCPU with "KVM internal error" instead).  The
+# verdict is kept per host boot and QEMU version, so the next run on the
+# same boot does not probe again.
+KVM_DEV=${SLICEBENCH_KVM_DEV:-/dev/kvm}
+KVM_FAILED='KVM internal error|kvm run failed|KVM: entry failed|failed to initialize kvm|Could not access KVM|emulation failure|kvm_init_vcpu.*failed'
+KVM_FIRST_LINE_S=5
+kvm_verdict_file() {
+	local boot qv
+	boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || return 1
+	qv=$(qemu-system-x86_64 --version 2>/dev/null | head -n 1 | tr -c 'A-Za-z0-9.+~-' _)
+	printf '%s/kvm-probe/%s-%s\n' "${SLICEBENCH_CACHE:-/var/cache/slicebench}" "$boot" "$qv"
+}
 kvm_works() {
-	[ -w /dev/kvm ] || return 1
-	local rc=0
-	run_qemu kvm 20 "$BASE_CMDLINE slicebench.probe=1" || rc=$?
-	if [ "$rc" = 0 ] && grep -q SLICEBENCH-USERSPACE "$WORK/console.log"; then
-		return 0
+	[ -w "$KVM_DEV" ] || return 1
+	local rc=0 vf verdict
+	if vf=$(kvm_verdict_file) && [ -f "$vf" ]; then
+		verdict=$(cat "$vf")
+		log "KVM probe: verdict of this host boot reused ($vf): $verdict"
+		[ "$verdict" = works ]
+		return
 	fi
-	log "KVM probe failed (status $rc): $(grep -m1 -i -E 'error|fail' "$WORK/qemu.log" || tail -n 1 "$WORK/qemu.log" || true)"
-	return 1
+	KVM_PROBE=1 run_qemu kvm 20 "$BASE_CMDLINE slicebench.probe=1" || rc=$?
+	if [ "$rc" = 0 ] && grep -q SLICEBENCH-USERSPACE "$WORK/console.log"; then
+		verdict=works
+	else
+		verdict="fails (status $rc): $(grep -m1 -i -E "$KVM_FAILED|error|fail" "$WORK/qemu.log" ||
+			tail -n 1 "$WORK/qemu.log" || true)"
+		[ "$rc" = 126 ] && verdict="fails (status 126): the guest printed nothing in ${KVM_FIRST_LINE_S} s"
+		log "KVM probe $verdict"
+	fi
+	if [ -n "$vf" ] && mkdir -p "${vf%/*}" 2>/dev/null; then
+		printf '%s\n' "$verdict" >"$vf.tmp.$$" && mv -f "$vf.tmp.$$" "$vf"
+	fi
+	[ "$verdict" = works ]
 }
 
 case "$ACCEL" in

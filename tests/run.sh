@@ -14,14 +14,14 @@ pass=0 fail=0 skip=0 guest=0
 log=$(mktemp) failed=$(mktemp)
 trap 'rm -f "$log" "$failed"' EXIT
 
+# shellcheck source=tests/select.sh
+. tests/select.sh
+
 # left_out NAME: the user left NAME out (TESTS_SKIP names it, or TESTS
 # names only others); says so as a skip.
 left_out() {
-	local why=""
-	case " ${TESTS_SKIP:-} " in *" $1 "*) why="left out by TESTS_SKIP" ;; esac
-	if [ -z "$why" ] && [ -n "${TESTS:-}" ]; then
-		case " $TESTS " in *" $1 "*) ;; *) why="not in TESTS" ;; esac
-	fi
+	local why
+	why=$(left_out_why "$1")
 	[ -n "$why" ] || return 1
 	echo "ok $1 # SKIP $why"
 	skip=$((skip + 1))
@@ -52,6 +52,23 @@ run_one() {
 	fail=$((fail + f))
 }
 
+# Every artefact the selected tests need (tests/artefacts.sh), built
+# before the first test: no test depends on another having built it.  Its
+# output is shown as it comes (a cold kernel build takes half an hour and
+# says how far it is), then counted like a test's.
+echo "# prepare"
+tests/prepare.sh </dev/null 2>&1 | tee "$log"
+prc=${PIPESTATUS[0]}
+ps=$(grep -c '^ok .*# SKIP' "$log")
+pass=$((pass + $(grep -c '^ok ' "$log") - ps))
+skip=$((skip + ps))
+pf=$(grep -c '^not ok ' "$log")
+grep '^not ok ' "$log" | sed "s|^|prepare: |" >>"$failed"
+if [ "$prc" -ne 0 ] && [ "$pf" -eq 0 ]; then
+	echo "not ok prepare: exited with status $prc" | tee -a "$failed"
+	pf=1
+fi
+fail=$((fail + pf))
 for t in "$BUILD"/tests/*; do
 	if [ ! -x "$t" ] || [ ! -f "$t" ]; then continue; fi
 	left_out "${t##*/}" || run_one "${t##*/}" "$t"

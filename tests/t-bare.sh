@@ -3,6 +3,7 @@
 # RSEQ stats, tracefs, PMU, root) with a fix for each, the reasons a user
 # who is not root gets, and ./run.sh's two ways forward after a run whose
 # slice rows were unsupported.
+# needs: none (it reads the advice that names a guest run; nothing boots)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 set -u

@@ -9,6 +9,7 @@
 # part (the guest needs no module: its root is the initramfs, its console
 # the built-in 8250 serial driver); on a real machine a user passes lsmod.
 #   SLICEBENCH_VM_TESTS=0   leave the build and the boot out
+# needs: initramfs baremetal-deb
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib.sh
@@ -21,7 +22,9 @@ if [ "${SLICEBENCH_VM_TESTS:-1}" = 0 ]; then
 fi
 [ -x "$SB" ] || { notok "vm: baremetal: no harness at $SB (run make)"; exit 0; }
 
-args=(--bare-metal --base-config debian --localmodconfig=tests/fixtures/lsmod-none)
+# shellcheck source=tests/artefacts.sh
+. tests/artefacts.sh
+read -r -a args <<<"$(artefact_args baremetal-deb)"
 if ! kernel/build.sh "${args[@]}" >"$TMP/build.out" 2>"$TMP/build.err"; then
 	tail -n 20 "$TMP/build.err" | sed 's/^/# /'
 	notok "vm: baremetal: kernel/build.sh ${args[*]} builds"

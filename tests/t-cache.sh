@@ -6,6 +6,7 @@
 # The compile itself is the same cold or warm and runs in t-vm.sh; here
 # `--prepare` stops before it.
 #   SLICEBENCH_VM_TESTS=0   leave this out too (`make check-quick`)
+# needs: none (each case makes its own cache)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 set -u

@@ -11,6 +11,7 @@
 #     with glibc.pthread.rseq=0), the legacy mode Linux 7.1 and 7.0.10
 #     refuse the extension in.
 #   SLICEBENCH_VM_TESTS=0   leave the two guest boots out (about 1 min here)
+# needs: initramfs debian-image guest-kernel
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib.sh
@@ -82,7 +83,9 @@ else
 fi
 
 # --- the patched kernel, glibc's 32-byte registration kept
-if ! BZ=$(kernel/build.sh --print-path 2>"$TMP/bz.err"); then
+# shellcheck source=tests/artefacts.sh
+. tests/artefacts.sh
+if ! BZ=$(artefact_path guest-kernel 2>"$TMP/bz.err"); then
 	notok "reasons: legacy registration in the guest: the patched kernel is not built ($(tail -n 1 "$TMP/bz.err"))"
 	exit 0
 fi

@@ -17,6 +17,7 @@
 #     tracepoints), the same 2 per CPU apart;
 #   - every arm ends at most once; `slicebench validate` accepts the file.
 # About 2 minutes of both CPUs.  SLICEBENCH_VM_TESTS=0 leaves it out.
+# needs: initramfs guest-kernel
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"

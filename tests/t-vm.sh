@@ -8,6 +8,7 @@
 #   SLICEBENCH_VM_ACCEL=auto   accelerator (default tcg, which works everywhere)
 #   SLICEBENCH_VM_DEBIAN=0     leave the Debian-kernel half out
 # Anything else that stops a guest check is a "not ok" with the reason.
+# needs: initramfs debian-image guest-kernel
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SB=${SB:-build/slicebench}
