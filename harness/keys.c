@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "faultcs.h"
 #include "knobs.h"
 #include "topo.h"
 #include "workload.h"
@@ -65,6 +66,18 @@ const struct key_desc run_keys[] = {
 	RUN_KEY(think_ns, KT_INT, "200", 0, 100000000, "ns", "busy work between critical sections"),
 	RUN_KEY(cachelines, KT_INT, "1", 1, 4096, "lines",
 		"shared cache lines written in each critical section"),
+	RUN_KEY(fault_pages, KT_INT, "0", 0, 4096, "pages",
+		"pages each critical section writes that are not mapped yet (one fault each), "
+		"made fresh again after the release, outside the section; 0 = none"),
+	RUN_KEY(fault_mem, KT_ENUM, "\"private\"", 0, 0, "",
+		"fault_pages' memory: private (anonymous, MADV_DONTNEED) | shared (memfd "
+		"MAP_SHARED, MADV_DONTNEED: the page stays, the fault maps it) | shared-remove "
+		"(MADV_REMOVE: each fault allocates) | huge (hugetlb, else THP, mapped once: "
+		"the same touches without faults)", .values = fcs_mem_names),
+	RUN_KEY(holder_trace_us, KT_INT, "0", 0, 1000000, "us",
+		"0 = off; else the lock threads log every hold at least this long (two rdtsc "
+		"per op) and the run counts from sched_switch (tracefs) where they were "
+		"switched out: holding, inside the faulting part, or waiting"),
 	RUN_KEY(pin, KT_STR, "\"compact\"", 0, 0, "",
 		"none | compact | scatter | oversubscribe:N | cpus:LIST", .check = check_pin),
 	RUN_KEY(noise, KT_INT, "0", 0, 1024, "threads",

@@ -12,6 +12,7 @@
 
 #include <immintrin.h>
 
+#include "faultcs.h"
 #include "policy.h"
 #include "timing.h"
 #include "workload.h"
@@ -23,7 +24,25 @@
 struct wl_cs {
 	struct wl_line *lines, *end; /* end: past the thread's last line */
 	uint64_t cs_iters, think_iters;
+	unsigned char *fault; /* wl_thread's fault_* and hold_log_tsc */
+	size_t fault_len;
+	uint32_t fault_pages;
+	int fault_advice;
+	uint64_t hold_log_tsc;
 };
+
+/* The faulting part: one write per page, each to a page the last section's
+ * refresh took away (faultcs.h). */
+static inline void wl_fault_touch(const struct wl_cs cs)
+{
+	for (uint32_t i = 0; i < cs.fault_pages; i++)
+		((volatile unsigned char *)cs.fault)[(size_t)i * FCS_PAGE] = 1;
+}
+
+/* holdtrace.c: logs one long hold's TSC stamps (acquired, faulting part's
+ * start and end, released), cold: only holds past the threshold get here. */
+__attribute__((cold)) void hl_add(struct hl_log *l, uint64_t acq, uint64_t f0, uint64_t f1,
+				  uint64_t rel);
 
 /* simple is a constant: 1 for the shape of the kernel community's
  * benchmark (one line, cs_ns and think_ns 0), where the section is the
@@ -113,6 +132,11 @@ wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
 		wl_rearm_acquire(t, lk, trylock, &c->req, &c->grants, &c->yields);
 	else
 		acquire(lk, t);
+	/* Holder timing for the trace (general shape only, off by default). */
+	uint64_t ha = 0, f0 = 0, f1 = 0;
+
+	if (!simple && cs.hold_log_tsc)
+		ha = tm_tsc();
 	if (pol == POL_HOG) { /* count each grant once, re-arm */
 		int g = atomic_load_explicit(&rs->granted, memory_order_relaxed);
 
@@ -126,6 +150,13 @@ wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
 	if (timed)
 		t1 = tm_tsc();
 	wl_critical_section(cs, simple);
+	if (!simple && cs.fault_pages) {
+		if (cs.hold_log_tsc)
+			f0 = tm_tsc();
+		wl_fault_touch(cs);
+		if (cs.hold_log_tsc)
+			f1 = tm_tsc();
+	}
 	if (timed) {
 		uint64_t t2 = tm_tsc();
 
@@ -133,6 +164,15 @@ wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
 		hist_add(&t->hold_ns, wl_ns(t, t2 - t1));
 	}
 	release(lk, t);
+	if (!simple && cs.hold_log_tsc) {
+		uint64_t hr = tm_tsc();
+
+		if (hr - ha >= cs.hold_log_tsc)
+			hl_add(t->hold_log, ha, f0, f1, hr);
+	}
+	/* Outside the section: the next one faults again. */
+	if (!simple && cs.fault_advice)
+		fcs_refresh(cs.fault, cs.fault_len, cs.fault_advice);
 	if (pol != POL_NONE && pol != POL_HOG)
 		wl_clear(rs, pol, &c->grants, &c->yields);
 }
@@ -148,7 +188,8 @@ enum wl_shape { WL_GENERAL, WL_SIMPLE, WL_SIMPLE_BOUNDED };
 
 static inline enum wl_shape wl_shape_of(const struct wl_thread *t)
 {
-	if (t->cs_iters || t->think_iters || t->cachelines != 1)
+	if (t->cs_iters || t->think_iters || t->cachelines != 1 || t->fault_pages ||
+	    t->hold_log_tsc)
 		return WL_GENERAL;
 	return t->max_ops == UINT64_MAX ? WL_SIMPLE : WL_SIMPLE_BOUNDED;
 }
@@ -160,8 +201,11 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 {
 	const int simple = shape != WL_GENERAL, bounded = shape != WL_SIMPLE;
 	const _Atomic int *phasep = &t->sh->phase;
-	const struct wl_cs cs = { t->sh->lines, t->sh->lines + t->cachelines, t->cs_iters,
-				  t->think_iters };
+	const struct wl_cs cs = { t->sh->lines, t->sh->lines + t->cachelines,
+				  t->cs_iters,	 t->think_iters,
+				  t->fault_base, t->fault_len,
+				  t->fault_pages, t->fault_advice,
+				  t->hold_log_tsc };
 	struct sb_rseq *rs = t->slice.rs;
 	void *lk = t->lock;
 	/* One register counts: left, the operations still allowed (the

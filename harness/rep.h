@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "counters.h"
+#include "faultcs.h"
 #include "hist.h"
 #include "keys.h"
 #include "workload.h"
@@ -40,6 +41,8 @@ struct worker {
 	uint64_t noise_busy_ns, noise_sleep_ns; /* WK_NOISE: 0 sleep = a plain hog */
 	int init_rc;
 	char reason[256];
+	struct fcs_region fault; /* WK_LOCK: the faulting section's pages (mapped by the thread) */
+	int fault_mem;		 /* enum fcs_mem */
 	int rseq_registered;	/* WK_LOCK: an rseq area of ours, extension enabled */
 	char rseq_reason[256]; /* WK_LOCK: why not, when the policy could do without */
 };
@@ -61,7 +64,7 @@ struct rep {
 
 /* Totals over the repetitions of one run, for the summary. */
 struct run_acc {
-	uint64_t ops, req, grant, yield, nvcsw, nivcsw;
+	uint64_t ops, req, grant, yield, nvcsw, nivcsw, minflt, majflt;
 	double wall_s, cpu_ns;
 	double ev_cycles, ev_instr, ev_cs, ev_switch; /* < 0: unsupported */
 	int64_t rseq[5];
@@ -91,5 +94,16 @@ struct slicetrace;
 json_t *rep_slicetrace_end(const struct rep *r, struct slicetrace *t);
 /* summary.slice.extension_ns and histograms.extension_ns. */
 void rep_slicetrace_summary(json_t *res, struct slicetrace *t);
+
+/* repfault.c: the window's page faults per lock thread (added to acc),
+ * the faulting region's description, and the holder trace's window. */
+json_t *rep_faults(const struct rep *r, struct run_acc *acc);
+json_t *rep_fault_mem(const struct rep *r);
+struct holdtrace;
+void rep_holdtrace_begin(const struct rep *r, struct holdtrace *h);
+/* After the join: the window's holder counts, NULL untraced. */
+json_t *rep_holdtrace_end(const struct rep *r, struct holdtrace *h);
+/* summary.faults and summary.holder_trace. */
+void rep_fault_summary(json_t *res, const struct run_acc *acc, struct holdtrace *h);
 
 #endif

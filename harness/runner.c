@@ -19,6 +19,7 @@
 #include "autorep.h"
 #include "counters.h"
 #include "drift.h"
+#include "holdtrace.h"
 #include "policy.h"
 #include "slicetrace.h"
 #include "stats.h"
@@ -65,8 +66,10 @@ static void rep_free(struct rep *r)
 		r->ops->lock->fini(r->lock);
 	free(r->lock);
 	free(r->sh.lines);
-	for (unsigned i = 0; r->w && i < r->total; i++)
+	for (unsigned i = 0; r->w && i < r->total; i++) {
 		free(r->w[i].lat);
+		hl_log_free(r->w[i].t.hold_log);
+	}
 	free(r->w);
 	free(r->tid);
 	free(r->ev);
@@ -154,6 +157,16 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 		/* Lock-less workloads (hogs, abusers) must not race on the lines. */
 		w->t.cachelines = ops->lock->unlocked ? 0 : r->sh.nlines;
 		w->t.policy = ops->policy;
+		if (w->role == WK_LOCK && !ops->lock->unlocked) {
+			w->t.fault_pages = (uint32_t)p->fault_pages;
+			w->fault_mem = key_enum_index(key_find(run_keys, "fault_mem"), p->fault_mem);
+			w->t.hold_log_tsc = (uint64_t)((double)p->holder_trace_us * 1e3 *
+						       tm_tsc_per_ns());
+			if (w->t.hold_log_tsc && !(w->t.hold_log = hl_log_new())) {
+				free(cpu);
+				return -1;
+			}
+		}
 		w->t.sample_every = (unsigned)p->sample_every;
 		w->t.max_ops = max_ops;
 		w->t.ns_per_tsc = 1.0 / tm_tsc_per_ns();
@@ -385,6 +398,8 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	/* Grant durations where the run can be granted at all (dry controls
 	 * never are); the session outlives the repetitions. */
 	struct slicetrace *tr = slicetrace_open(wl_needs_slice(ops) ? (int)p.slice_trace : 0, ops->name);
+	struct holdtrace *ht = holdtrace_open(p.holder_trace_us > 0 && !ops->lock->unlocked,
+					      ops->name);
 
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
@@ -395,6 +410,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			status_result(res, "failed", rp->err);
 			if (rc == -2) {
 				slicetrace_close(tr);
+				holdtrace_close(ht);
 				return res; /* threads parked at the gate: no clean way out */
 			}
 			rep_free(rp);
@@ -413,6 +429,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		/* The trace window holds the stats window: sgrant and the traced
 		 * arms differ only by grants at the edges. */
 		slicetrace_begin(tr);
+		rep_holdtrace_begin(rp, ht);
 		rseq_stats_read(&rs0);
 		uint64_t t0 = tm_now_ns();
 
@@ -421,15 +438,21 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		atomic_store(&rp->sh.phase, PH_STOP);
 		uint64_t t1 = tm_now_ns();
 
+		holdtrace_stop(ht);
+
 		rseq_stats_read(&rs1);
 		json_t *tj = rep_slicetrace_end(rp, tr);
 		if (rep_join(rp, JOIN_GRACE_NS)) {
 			status_result(res, "failed", rp->err);
 			slicetrace_close(tr);
+			holdtrace_close(ht);
 			return res; /* stuck threads still use *rp: leaked, _exit ends them */
 		}
-		if (!k)
+		if (!k) {
 			json_object_set_new(res, "rseq_registration", rep_registration(rp));
+			if (p.fault_pages)
+				json_object_set_new(res, "fault_mem", rep_fault_mem(rp));
+		}
 		int excl;
 		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
@@ -437,6 +460,9 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_object_set_new(rj, "calibration", drift_check_rep(rp, p.cs_ns, p.think_ns));
 		if (tj)
 			json_object_set_new(rj, "slice_trace", tj);
+		json_object_set_new(rj, "faults", rep_faults(rp, acc));
+		if ((tj = rep_holdtrace_end(rp, ht)))
+			json_object_set_new(rj, "holder_trace", tj);
 		rseq_acc(acc, &rs0, &rs1);
 		json_array_append_new(reps, rj);
 		if (!excl) {
@@ -468,8 +494,10 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
 	json_object_set_new(res, "histograms", hg);
 	rep_slicetrace_summary(res, tr);
+	rep_fault_summary(res, acc, ht);
 out:
 	slicetrace_close(tr);
+	holdtrace_close(ht);
 	if (!strcmp(p.keep, "summary"))
 		keep_summary(res);
 	free(rp);

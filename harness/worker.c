@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "holdtrace.h"
 #include "policy.h"
 #include "timing.h"
 #include "topo.h"
@@ -24,6 +25,8 @@ void wl_phase_change(struct wl_thread *t, int from, int to)
 	if (!a)
 		return;
 	if (to == PH_MEASURE) {
+		if (t->hold_log)
+			hl_reset(t->hold_log);
 		getrusage(RUSAGE_THREAD, &a->ru0);
 		a->tsc0 = tm_tsc();
 		if (a->ev)
@@ -161,6 +164,14 @@ void *rep_worker(void *arg)
 	}
 	if (!w->init_rc && w->role == WK_LOCK)
 		w->init_rc = lock_thread_rseq(w);
+	/* The thread maps its own pages: first-touched on its CPU's node. */
+	if (!w->init_rc && w->role == WK_LOCK && t->fault_pages) {
+		w->init_rc = fcs_map(&w->fault, t->fault_pages, (enum fcs_mem)w->fault_mem,
+				     w->reason, sizeof(w->reason));
+		t->fault_base = w->fault.base;
+		t->fault_len = w->fault.len;
+		t->fault_advice = w->fault.advice;
+	}
 	if (!w->init_rc && w->role == WK_VICTIM)
 		w->init_rc = victim_policy(w);
 	if (!w->init_rc && w->acct.ev)
@@ -178,5 +189,6 @@ void *rep_worker(void *arg)
 		cnt_close(&w->acct.cnt);
 	if (t->slice.rs || t->slice.own_area)
 		slice_thread_fini(&t->slice);
+	fcs_unmap(&w->fault);
 	return NULL;
 }

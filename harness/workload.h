@@ -31,6 +31,8 @@ enum wl_loop_kind { LOOP_SAMPLED, LOOP_BARE, LOOP_EVERY, LOOP_KINDS };
 /* The number of waiting policies (policy.h's POL_COUNT). */
 #define WL_POLICIES 6
 
+struct hl_log;
+
 struct wl_line {
 	uint64_t v;
 } __attribute__((aligned(64)));
@@ -52,6 +54,16 @@ struct wl_thread {
 	int tid;
 	int index;
 	int policy; /* enum wl_policy, for the sleep hooks of policy.h */
+	/* The faulting part of the section (faultcs.h): fault_pages pages from
+	 * fault_base written in it, fault_advice (0 none) given after it. */
+	unsigned char *fault_base;
+	size_t fault_len;
+	uint32_t fault_pages;
+	int fault_advice;
+	/* Holds at least this many TSC cycles go to hold_log (holdtrace.h);
+	 * 0: no hold is timed. */
+	uint64_t hold_log_tsc;
+	struct hl_log *hold_log;
 	struct slice_thread slice;
 	/* Written by the thread alone, read after it was joined. */
 	uint64_t ops;	    /* in the measured window */

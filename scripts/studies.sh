@@ -5,7 +5,7 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$REPO/results/reference
-STUDIES=(syscall-vs-atomic rostedt-2023 guzik-question interference contention)
+STUDIES=(syscall-vs-atomic rostedt-2023 guzik-question interference contention preempt-regression)
 WHERE=(vm host)
 BOOTS=1
 SB=$REPO/build/slicebench
@@ -18,7 +18,9 @@ usage: scripts/studies.sh [--out DIR] [--only NAME[,NAME]] [--boots N]
 Runs configs/NAME.json for every study (${STUDIES[*]}):
   DIR/NAME-vm.json     in the guest (scripts/vm.sh, patched kernel)
   DIR/NAME-vm-MODEL.json  instead, for a study with preemption models as an
-                       axis (contention: lazy full): one boot per model,
+                       axis (contention: lazy full; preempt-regression: none
+                       voluntary lazy full, the first two on the kernel
+                       variant none): one boot per model,
                        vm.sh --preempt MODEL
   DIR/NAME-host.json   here (slice workloads are unsupported on a kernel
                        without the extension, with the kernel's reason)
@@ -79,7 +81,17 @@ planned() { # planned seconds of configs/$1.json in place $2
 models() {
 	case $1 in
 	contention) echo lazy full ;;
+	preempt-regression) echo none voluntary lazy full ;;
 	*) echo "" ;;
+	esac
+}
+# The guest kernel a model needs: none and voluntary are gone from 7.x on
+# x86 (7dadeaa6e851) and need the kernel variant "none" (vm.sh --kernel
+# none); the others run on the patched kernel.
+kernel_for() {
+	case $1 in
+	none | voluntary) echo none ;;
+	*) echo patched ;;
 	esac
 }
 # Where study $1 runs: "host", "vm" or one "vm-MODEL" per model.
@@ -127,6 +139,7 @@ baselines() {
 	interference) echo spin-tas ;;
 	guzik-question) echo adaptive slice-adaptive-dry ;;
 	contention) echo spin-tas mcs+none adaptive ;;
+	preempt-regression) echo spin-tas pg-spin+none ;;
 	*) echo "" ;;
 	esac
 }
@@ -151,9 +164,17 @@ for s in "${STUDIES[@]}"; do
 			t0=$(date +%s)
 			if [ "$w" != host ]; then
 				pre=()
-				[ "$w" = vm ] || pre=(--preempt "${w#vm-}")
+				[ "$w" = vm ] || pre=(--preempt "${w#vm-}" --kernel "$(kernel_for "${w#vm-}")")
+				rc=0
 				"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
-					--meta "study=$s" "${pre[@]+"${pre[@]}"}"
+					--meta "study=$s" "${pre[@]+"${pre[@]}"}" || rc=$?
+				# A usage error here is a kernel variant this checkout's
+				# vm.sh cannot boot: that model is skipped, by name.
+				if [ "$rc" = 2 ] && [ "$(kernel_for "${w#vm-}")" != patched ]; then
+					echo "studies.sh: $s preempt=${w#vm-} needs the guest kernel variant '$(kernel_for "${w#vm-}")' (vm.sh --kernel $(kernel_for "${w#vm-}")), which vm.sh refused: skipped" >&2
+				elif [ "$rc" != 0 ]; then
+					exit "$rc"
+				fi
 			else
 				(cd "$REPO" && "$SB" run --config "configs/$s.json" --out "$f" --force --quiet \
 					--meta "study=$s")

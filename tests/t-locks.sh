@@ -23,7 +23,7 @@ bad rearm-in-defaults 'defaults\.policy: "rearm" needs a lock with trylock; "non
 	'{"defaults": {"policy": "rearm"}, "runs": [{"workload": "cpu-hog"}]}'
 bad dry-without-request 'runs\[0\]\.dry: true: a dry control needs a policy that requests \(the policy is "none"\)' \
 	'{"runs": [{"workload": "spin-tas", "dry": true}]}'
-bad unknown-lock 'runs\[0\]\.lock: unknown lock "mutex" \(known: tas, ticket' '{"runs": [{"lock": "mutex"}]}'
+bad unknown-lock 'runs\[0\]\.lock: unknown lock "mutex" \(known: tas, ' '{"runs": [{"lock": "mutex"}]}'
 bad unknown-policy 'runs\[0\]\.policy\[1\]: "around" is not one of none, cs, pre, rearm, noyield, hog' \
 	'{"runs": [{"policy": ["cs", "around"]}]}'
 bad dry-type 'runs\[0\]\.dry: must be true or false' '{"runs": [{"policy": "cs", "dry": "yes"}]}'

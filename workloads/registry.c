@@ -9,6 +9,7 @@
 /* One line per lock, in the order `slicebench list` shows them. */
 #define WL_LOCKS(X)                                                                        \
 	X(tas)                                                                             \
+	X(pg_spin)                                                                         \
 	X(ticket)                                                                          \
 	X(mcs)                                                                             \
 	X(futex)                                                                           \
