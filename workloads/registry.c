@@ -11,6 +11,7 @@
 	X(tas)                                                                             \
 	X(ticket)                                                                          \
 	X(mcs)                                                                             \
+	X(flexguard)                                                                       \
 	X(futex)                                                                           \
 	X(adaptive)                                                                        \
 	X(pthread)                                                                         \
