@@ -3,7 +3,7 @@ CC       ?= cc
 SAN      ?=
 VERSION  := 0.1.0
 GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
-PKGS     := hwloc jansson gsl zlib libtracefs libtraceevent
+PKGS     := hwloc jansson gsl zlib libtracefs libtraceevent libbpf
 # CFLAGS is the user's (optimisation, debug info): `make CFLAGS=-O3` replaces
 # it and nothing else.  SB_CFLAGS is the suite's own and always applies.
 CFLAGS   ?= -O2 -g
@@ -59,6 +59,17 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 REV_STAMP := $(shell mkdir -p $(BUILD) && (echo '$(GIT_REV)' | cmp -s - $(BUILD)/.rev || \
 	echo '$(GIT_REV)' >$(BUILD)/.rev) && echo $(BUILD)/.rev)
 $(BUILD)/harness/main.o $(BUILD)/harness/sysinfo.o: $(REV_STAMP)
+
+# The flexguard lock's sched_switch program (locks/bpf/), built for the BPF
+# target and embedded into fgload.o with .incbin; the asm/ headers of the
+# host's multiarch directory serve the BPF target too.
+BPF_OBJ := $(BUILD)/bpf/fgswitch.bpf.o
+$(BPF_OBJ): locks/bpf/fgswitch.bpf.c locks/bpf/fgshared.h | $(BUILD)/.deps-ok
+	@mkdir -p $(@D)
+	clang -O2 -g -target bpf -Wall -Werror -I/usr/include/$(shell $(CC) -print-multiarch) \
+	  -c -o $@ $<
+$(BUILD)/locks/fgload.o: $(BPF_OBJ)
+$(BUILD)/locks/fgload.o: CPPFLAGS += -DFG_BPF_OBJ='"$(BPF_OBJ)"'
 
 $(BUILD)/slicebench: $(BUILD)/harness/main.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -58,6 +58,7 @@ struct rep {
 	void *lock;
 	struct cnt_events *ev;
 	int inited; /* ops->init succeeded: fini owed */
+	int unsupported; /* ops->init answered -EOPNOTSUPP: err says why */
 	pthread_barrier_t gate;
 	char err[256];
 };

@@ -80,6 +80,8 @@ static void rep_free(struct rep *r)
 static int rep_start(struct rep *r, const struct workload_ops *ops, const struct run_params *p,
 		     const json_t *params, uint64_t max_ops, int phase)
 {
+	int rc;
+
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
 	if (nthreads_of(p->threads, p->pin, &r->n, r->err, sizeof(r->err)))
@@ -105,7 +107,8 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 	r->total = total; /* from here on rep_free() may walk the workers */
 	atomic_store(&r->sh.phase, phase);
 	key_bind(ops->lock->keys, params, r->lock);
-	if (ops->lock->init && ops->lock->init(r->lock, r->err, sizeof(r->err))) {
+	if (ops->lock->init && (rc = ops->lock->init(r->lock, r->err, sizeof(r->err)))) {
+		r->unsupported = rc == -EOPNOTSUPP;
 		free(cpu);
 		return -1;
 	}
@@ -274,12 +277,14 @@ int runner_torture(const struct workload_ops *ops, const json_t *params,
 
 	run_params_parse(params, &p);
 	if ((rc = rep_start(rp, ops, &p, params, ops_per_thread, PH_MEASURE))) {
+		int unsupported = rp->unsupported;
+
 		snprintf(reason, len, "%s", rp->err);
 		if (rc != -2) {
 			rep_free(rp);
 			free(rp);
 		}
-		return -1;
+		return unsupported ? -2 : -1;
 	}
 	/* Lock threads end after their quota; then the noise hogs are told. */
 	if (rep_join_range(rp, rp->n, UINT64_C(600) * 1000000000ull)) {
@@ -407,7 +412,7 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 
 		json_object_set_new(res, "nthreads", json_integer(rp->n));
 		if (rc) {
-			status_result(res, "failed", rp->err);
+			status_result(res, rp->unsupported ? "unsupported" : "failed", rp->err);
 			if (rc == -2) {
 				slicetrace_close(tr);
 				holdtrace_close(ht);

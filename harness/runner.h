@@ -14,7 +14,8 @@
 json_t *runner_run(const struct workload_ops *ops, const json_t *params);
 /* The torture: `threads` threads each do exactly ops_per_thread operations
  * (no timing); returns 0 when the shared count is exact, 1 when it is not,
- * -1 when the workload could not start (reason filled: e.g. unsupported). */
+ * -1 when the workload could not start, -2 when its lock's init said this
+ * machine cannot run it (reason filled either way). */
 int runner_torture(const struct workload_ops *ops, const json_t *params,
 		   uint64_t ops_per_thread, uint64_t *counted, char *reason, size_t len);
 

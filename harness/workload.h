@@ -96,7 +96,10 @@ struct wl_lock {
 	 * each handoff may wait for the next thread's time slice (ticket:
 	 * 73 ops/s at 2 threads per PU against 260 k at one in quick.json). */
 	int fifo;
-	/* NULL hooks are skipped by the harness. */
+	/* NULL hooks are skipped by the harness.  init returns 0, or -errno
+	 * with the reason in err; -EOPNOTSUPP when this machine cannot run
+	 * the lock (a kernel feature or a privilege it lacks): the run is then
+	 * "unsupported" and the torture skips it, with that reason. */
 	int (*init)(void *lock, char *err, size_t len);
 	void (*fini)(void *lock);
 	/* loop[policy][kind]; a lock without trylock has no POL_REARM row. */

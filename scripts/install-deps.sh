@@ -13,7 +13,7 @@ if [ "${1:-}" = --check ]; then
 fi
 
 build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev
-	libtracefs-dev libtraceevent-dev)
+	libtracefs-dev libtraceevent-dev libbpf-dev clang llvm)
 run=(gnuplot-nox jq)
 check=(jq rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium)
 vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file jq

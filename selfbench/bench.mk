@@ -3,7 +3,7 @@
 # the suite's own.  BENCH_MODE=smoke is the seconds-long run of make check.
 BENCH_MODE ?= full
 BENCH_OUT  ?= results/bench
-BENCH_SOLO := $(BUILD)/selfbench/bare $(BUILD)/selfbench/sleepcost
+BENCH_SOLO := $(BUILD)/selfbench/bare $(BUILD)/selfbench/sleepcost $(BUILD)/selfbench/switchcost
 BENCH_LIB  := $(BUILD)/selfbench/ratio $(BUILD)/selfbench/writecost
 
 .PHONY: bench bench-bin

@@ -42,6 +42,8 @@ table() { # table RESULT.json
 		(.locks | to_entries[] | "| floor | \(.key) acquire+release, x xadd (harness, bare) | \(.value.harness_per_xadd | f(2)), \(.value.bare_per_xadd | f(2)) | | | |")
 	 elif .section == "parity" then
 		"| parity with perf lock-pi, \(.threads) thread(s) | \(.variant): futex-pi cs_ns=\(.slicebench_cs_ns) (hold mean \(.slicebench_detail | map(.hold_mean_ns) | add / length / 1000 | f(1)) us), perf \(.perf_ns_per_op / 1000 | f(1)) us/op, usleep(1)=\(.usleep1.mean_ns / 1000 | f(1)) us at slack \(.usleep1.timer_slack_ns) ns | \(.slicebench_vs_perf.median | f(3)) | \(.slicebench_vs_perf | ci) | \(if .target.min then "0.9..1.1" else "explained" end) | \(.met | yn) |"
+	 elif .section == "switch_cost" then
+		"| sched_switch program, ns per switch (median [p10, p90] of \(.reps) paired reps) | loaded - unloaded / watched - unloaded (unloaded \(.unloaded.median_ns | f(0)) ns) | \(.loaded_minus_unloaded.median_ns | f(0)) / \(.watched_minus_unloaded.median_ns | f(0)) | [\(.loaded_minus_unloaded.p10_ns | f(0)), \(.loaded_minus_unloaded.p90_ns | f(0))] / [\(.watched_minus_unloaded.p10_ns | f(0)), \(.watched_minus_unloaded.p90_ns | f(0))] | | |"
 	 elif .section == "machine_load" then
 		"| machine | CPU taken by other processes during the bench (share of \(.cpus) PUs) | \(.other_share | f(3)) | | | loadavg \(.loadavg | split(" ") | .[0:3] | join(" ")) |"
 	 elif .section == "scale" then
@@ -88,7 +90,7 @@ smoke)
 	;;
 *) echo "bench.sh: --mode must be full or smoke" >&2; exit 2 ;;
 esac
-for b in "$SB" "$BIN/bare" "$BIN/sleepcost" "$BIN/ratio" "$BIN/writecost"; do
+for b in "$SB" "$BIN/bare" "$BIN/sleepcost" "$BIN/switchcost" "$BIN/ratio" "$BIN/writecost"; do
 	[ -x "$b" ] || { echo "bench.sh: $b missing: run 'make bench'" >&2; exit 2; }
 done
 
@@ -439,6 +441,17 @@ else
 	jq -n '{section: "parity", variant: "shipped", status: "unsupported",
 		reason: "perf bench futex lock-pi not available (Debian linux-perf)"}' | add
 fi
+
+# --- 3b. The flexguard lock's sched_switch program, per switch -----------
+# Two threads on one PU hand a futex back and forth, one switch per
+# handoff, with the program unloaded, loaded, and loaded with both threads
+# watched and critical (switchcost.c).  Needs what the program needs (root,
+# or CAP_BPF + CAP_PERFMON); elsewhere the row is "unsupported" with why.
+note "switch cost of the sched_switch program"
+sc_args=()
+[ "$mode" = smoke ] && sc_args=(--rounds 200 --reps 2)
+sc=$("$BIN/switchcost" "${sc_args[@]}") || true
+jq -c '{section: "switch_cost"} + .' <<<"$sc" | add
 
 # --- 4. Scale of the harness in threads, on all PUs -----------------------
 # futex: waiters sleep, so leaving the loop after STOP costs one wake per

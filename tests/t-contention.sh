@@ -27,11 +27,11 @@ check "contention: one global lock, one increment (cs_ns 0, think_ns 0, one line
 	jq -e 'all(.[]; .cs_ns == 0 and .think_ns == 0 and .cachelines == 1 and .noise == 0)' "$TMP/pts.json"
 check "contention: at least 5 repetitions everywhere" jq -e 'all(.[]; .repetitions >= 5)' "$TMP/pts.json"
 # Per lock and thread count: the no-request baseline, and cs, pre and rearm
-# each live and dry: 7 points, so 3 locks x 8 counts x 7 = 168.
-check "contention: 168 points (3 locks x 8 thread counts x 7 arms; got $n)" test "$n" -eq 168
-want='[["adaptive","cs",false],["adaptive","cs",true],["adaptive","none",false],["adaptive","pre",false],["adaptive","pre",true],["adaptive","rearm",false],["adaptive","rearm",true],["mcs","cs",false],["mcs","cs",true],["mcs","none",false],["mcs","pre",false],["mcs","pre",true],["mcs","rearm",false],["mcs","rearm",true],["tas","cs",false],["tas","cs",true],["tas","none",false],["tas","pre",false],["tas","pre",true],["tas","rearm",false],["tas","rearm",true]]'
+# each live and dry: 7 points, so 4 locks x 8 counts x 7 = 224.
+check "contention: 224 points (4 locks x 8 thread counts x 7 arms; got $n)" test "$n" -eq 224
+want='[["adaptive","cs",false],["adaptive","cs",true],["adaptive","none",false],["adaptive","pre",false],["adaptive","pre",true],["adaptive","rearm",false],["adaptive","rearm",true],["flexguard","cs",false],["flexguard","cs",true],["flexguard","none",false],["flexguard","pre",false],["flexguard","pre",true],["flexguard","rearm",false],["flexguard","rearm",true],["mcs","cs",false],["mcs","cs",true],["mcs","none",false],["mcs","pre",false],["mcs","pre",true],["mcs","rearm",false],["mcs","rearm",true],["tas","cs",false],["tas","cs",true],["tas","none",false],["tas","pre",false],["tas","pre",true],["tas","rearm",false],["tas","rearm",true]]'
 got=$(jq -c '[.[] | [.lock, .policy, .dry]] | unique' "$TMP/pts.json")
-check "contention: tas, mcs, adaptive x (none, cs, pre, rearm, each placement with its dry control)" \
+check "contention: tas, mcs, adaptive, flexguard x (none, cs, pre, rearm, each placement with its dry control)" \
 	test "$got" = "$want"
 cells=$(jq -c 'group_by([.lock, .policy, .dry]) | map(length) | unique' "$TMP/pts.json")
 check "contention: every arm at every thread count once ($cells)" test "$cells" = "[8]"

@@ -12,6 +12,7 @@
 	X(pg_spin)                                                                         \
 	X(ticket)                                                                          \
 	X(mcs)                                                                             \
+	X(flexguard)                                                                       \
 	X(futex)                                                                           \
 	X(adaptive)                                                                        \
 	X(pthread)                                                                         \

@@ -4,6 +4,7 @@
  * with noise.  Policies that need the kernel's extension are skipped with
  * the reason where it is missing; their dry controls run anywhere.  A lock
  * that does nothing must be caught, or the check proves nothing. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +74,13 @@ static void late_start(const struct workload_ops *ops)
 		abort();
 	memset(lock, 0, l->lock_size);
 	key_bind(l->keys, p, lock);
-	if (l->init && l->init(lock, err, sizeof(err))) {
+	int rc = l->init ? l->init(lock, err, sizeof(err)) : 0;
+
+	if (rc == -EOPNOTSUPP)
+		SKIP("late start: %s # SKIP %s", ops->name, err);
+	else if (rc)
 		CHECK(0, "late start: %s: init: %s", ops->name, err);
+	if (rc) {
 		free(lock);
 		json_decref(p);
 		return;
@@ -162,7 +168,7 @@ static void torture(const struct workload_ops *ops, uint64_t m, unsigned npus)
 			mm = 50;
 		int rc = runner_torture(ops, p, mm, &counted, reason, sizeof(reason));
 
-		if (rc < 0 && wl_needs_slice(ops))
+		if ((rc < 0 && wl_needs_slice(ops)) || rc == -2)
 			SKIP("torture: %s %u threads (%s, noise %d) # SKIP %s", ops->name, n,
 			     shapes[s].pin, shapes[s].noise, reason);
 		else
