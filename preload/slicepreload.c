@@ -73,6 +73,7 @@ static struct {
 	char *stats;
 	uint64_t t0_ns;
 	pthread_key_t key;
+	pthread_once_t key_once;
 	_Atomic(struct sp_thread *) threads;
 	_Atomic unsigned nthreads, nregistered;
 	char reg_reason[256], reason[256];
@@ -85,7 +86,7 @@ static struct {
 	int (*spin_unlock)(pthread_spinlock_t *);
 	int (*cond_wait)(pthread_cond_t *, pthread_mutex_t *);
 	int (*cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
-} sp;
+} sp = { .key_once = PTHREAD_ONCE_INIT };
 
 /* 0 before the thread's first call, 1 set up, 2 off (its state is gone:
  * a later destructor's lock call must not set it up again). */
@@ -147,7 +148,21 @@ static void thread_gone(void *arg)
 	self_state = 2;
 }
 
-/* The thread's state, set up at its first interposed call. */
+static void make_key(void)
+{
+	pthread_key_create(&sp.key, thread_gone);
+}
+
+/* Where a thread's requests go: decided again once sp_init has read the
+ * environment (a library constructor may lock before it runs). */
+static void place(struct sp_thread *t)
+{
+	t->rs = sp.dry || !t->registered ? &t->dry : t->st.rs;
+}
+
+/* The thread's state, set up at its first interposed call: possibly from
+ * another library's constructor, before sp_init, so the key is made here
+ * (an unmade key is 0, which may be that library's own). */
 static struct sp_thread *me(void)
 {
 	if (self_state)
@@ -165,11 +180,12 @@ static struct sp_thread *me(void)
 		atomic_fetch_add(&sp.nregistered, 1);
 	else if (!sp.reg_reason[0])
 		snprintf(sp.reg_reason, sizeof(sp.reg_reason), "%s", why);
-	t->rs = sp.dry || !t->registered ? &t->dry : t->st.rs;
+	place(t);
 	t->next = atomic_load(&sp.threads);
 	while (!atomic_compare_exchange_weak(&sp.threads, &t->next, t))
 		;
 	atomic_fetch_add(&sp.nthreads, 1);
+	pthread_once(&sp.key_once, make_key);
 	pthread_setspecific(sp.key, t);
 	self = t;
 	self_state = 1;
@@ -467,7 +483,9 @@ __attribute__((constructor)) static void sp_init(int argc, char **argv)
 			       " (SLICEBENCH_PRELOAD_DRY=1 runs the control)");
 	}
 	resolve();
-	pthread_key_create(&sp.key, thread_gone);
+	pthread_once(&sp.key_once, make_key);
+	if (self_state == 1)
+		place(self);
 	/* A program this one executes gets the library again, but not the
 	 * stats path: it must not overwrite this process's file. */
 	unsetenv("SLICEBENCH_PRELOAD_STATS");
