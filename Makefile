@@ -86,7 +86,7 @@ $(BUILD)/libslicepreload.so: $(patsubst %.c,$(BUILD)/pic/%.o,$(PRELOAD_SRC))
 
 # A program for the library's tests, linked against libc alone as any
 # program the library meets is (never run by tests/run.sh on its own).
-PRELOAD_TEST_BIN := $(BUILD)/preload-tests/ptorture
+PRELOAD_TEST_BIN := $(BUILD)/preload-tests/ptorture $(BUILD)/preload-tests/psemantics
 $(BUILD)/preload-tests/%: tests/preload/%.c
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ $< -ldl -pthread

@@ -14,7 +14,10 @@
  * rseq_slice_yield(), as Documentation/userspace-api/rseq.rst asks.  A
  * condition-variable wait sleeps in the kernel: the request is cleared
  * before (and a grant yielded) and set again after the wait returns with
- * the mutex held.  SLICEBENCH_PRELOAD_DRY=1 makes the same stores on a
+ * the mutex held.  Every answer of every call is classified as acquired or
+ * not (acquired(), wait_exit()): a robust mutex's EOWNERDEAD holds it, a
+ * wait's ETIMEDOUT holds it again, a wait's ENOTRECOVERABLE let it go.
+ * SLICEBENCH_PRELOAD_DRY=1 makes the same stores on a
  * thread-private area the kernel never reads: the control for the stores
  * and the bookkeeping themselves.  Every mode registers the same rseq area
  * where the kernel offers the extension, as the harness's arms do.
@@ -58,7 +61,8 @@ struct sp_thread {
 	struct sb_rseq *rs; /* where requests go: st.rs, or &dry */
 	unsigned depth, max_depth;
 	int registered;
-	_Atomic uint64_t locks, requests, grants, yields, cond_waits, unbalanced;
+	_Atomic uint64_t locks, unlocks, owner_dead, requests, grants, yields, cond_waits,
+		wait_lost, unbalanced;
 	struct sp_thread *next;
 };
 
@@ -69,6 +73,7 @@ static struct {
 	char *stats;
 	uint64_t t0_ns;
 	pthread_key_t key;
+	pthread_once_t key_once;
 	_Atomic(struct sp_thread *) threads;
 	_Atomic unsigned nthreads, nregistered;
 	char reg_reason[256], reason[256];
@@ -81,7 +86,7 @@ static struct {
 	int (*spin_unlock)(pthread_spinlock_t *);
 	int (*cond_wait)(pthread_cond_t *, pthread_mutex_t *);
 	int (*cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
-} sp;
+} sp = { .key_once = PTHREAD_ONCE_INIT };
 
 /* 0 before the thread's first call, 1 set up, 2 off (its state is gone:
  * a later destructor's lock call must not set it up again). */
@@ -143,7 +148,21 @@ static void thread_gone(void *arg)
 	self_state = 2;
 }
 
-/* The thread's state, set up at its first interposed call. */
+static void make_key(void)
+{
+	pthread_key_create(&sp.key, thread_gone);
+}
+
+/* Where a thread's requests go: decided again once sp_init has read the
+ * environment (a library constructor may lock before it runs). */
+static void place(struct sp_thread *t)
+{
+	t->rs = sp.dry || !t->registered ? &t->dry : t->st.rs;
+}
+
+/* The thread's state, set up at its first interposed call: possibly from
+ * another library's constructor, before sp_init, so the key is made here
+ * (an unmade key is 0, which may be that library's own). */
 static struct sp_thread *me(void)
 {
 	if (self_state)
@@ -161,11 +180,12 @@ static struct sp_thread *me(void)
 		atomic_fetch_add(&sp.nregistered, 1);
 	else if (!sp.reg_reason[0])
 		snprintf(sp.reg_reason, sizeof(sp.reg_reason), "%s", why);
-	t->rs = sp.dry || !t->registered ? &t->dry : t->st.rs;
+	place(t);
 	t->next = atomic_load(&sp.threads);
 	while (!atomic_compare_exchange_weak(&sp.threads, &t->next, t))
 		;
 	atomic_fetch_add(&sp.nthreads, 1);
+	pthread_once(&sp.key_once, make_key);
 	pthread_setspecific(sp.key, t);
 	self = t;
 	self_state = 1;
@@ -197,17 +217,32 @@ static struct sp_thread *enter(void)
 	return t;
 }
 
+/* Whether a lock call's answer means the caller now holds the lock
+ * (pthread_mutex_lock(3p)).  0, and EOWNERDEAD: a robust mutex whose owner
+ * died is acquired, its state to be made consistent.  Every other answer
+ * leaves it unheld: EBUSY (trylock), ETIMEDOUT and EINVAL (timedlock),
+ * EDEADLK (error-checking, or priority-inheritance, relock by the owner),
+ * EAGAIN (a recursive mutex's count at its maximum), ENOTRECOVERABLE (a
+ * robust mutex left inconsistent), EINVAL (a priority-protect ceiling
+ * below the caller's priority, or one it may not be raised to). */
+static int acquired(int rc)
+{
+	return rc == 0 || rc == EOWNERDEAD;
+}
+
 /* After it: rc is the real call's answer. */
 static int entered(struct sp_thread *t, int rc)
 {
 	if (!t)
 		return rc;
-	if (rc) {
+	if (!acquired(rc)) {
 		if (sp.placement == SP_PRE && !t->depth)
 			clear(t);
 		return rc;
 	}
 	bump(&t->locks);
+	if (rc == EOWNERDEAD)
+		bump(&t->owner_dead);
 	if (sp.placement == SP_CS && !t->depth)
 		request(t);
 	if (++t->depth > t->max_depth)
@@ -225,6 +260,7 @@ static int left(int rc)
 		bump(&t->unbalanced); /* taken before we saw it, or elsewhere */
 		return rc;
 	}
+	bump(&t->unlocks);
 	if (!--t->depth && sp.placement != SP_NONE)
 		clear(t);
 	return rc;
@@ -297,9 +333,19 @@ static struct sp_thread *wait_enter(void)
 	return t;
 }
 
+/* The wait takes the mutex back whatever it answers (ETIMEDOUT included,
+ * pthread_cond_timedwait(3p); EOWNERDEAD when its owner died meanwhile),
+ * or never let it go (EINVAL, EPERM: checked before it is released), but
+ * for ENOTRECOVERABLE: released, and could not be taken back. */
 static int wait_exit(struct sp_thread *t, int rc)
 {
-	if (t && t->depth && sp.placement != SP_NONE)
+	if (!t)
+		return rc;
+	if (rc == ENOTRECOVERABLE && t->depth) {
+		t->depth--;
+		bump(&t->wait_lost);
+	}
+	if (t->depth && sp.placement != SP_NONE)
 		request(t);
 	return rc;
 }
@@ -332,22 +378,24 @@ EXPORT const _Atomic uint8_t *slicepreload_request(unsigned *depth)
 
 static void set_counts(json_t *o)
 {
-	uint64_t n[6] = { 0 };
+	enum { NCOUNTS = 9 };
+	uint64_t n[NCOUNTS] = { 0 };
 	unsigned max_depth = 0;
 
 	for (struct sp_thread *t = atomic_load(&sp.threads); t; t = t->next) {
-		n[0] += atomic_load_explicit(&t->locks, memory_order_relaxed);
-		n[1] += atomic_load_explicit(&t->requests, memory_order_relaxed);
-		n[2] += atomic_load_explicit(&t->grants, memory_order_relaxed);
-		n[3] += atomic_load_explicit(&t->yields, memory_order_relaxed);
-		n[4] += atomic_load_explicit(&t->cond_waits, memory_order_relaxed);
-		n[5] += atomic_load_explicit(&t->unbalanced, memory_order_relaxed);
+		_Atomic uint64_t *c[NCOUNTS] = { &t->locks,	 &t->requests,	 &t->grants,
+						 &t->yields,	 &t->cond_waits, &t->unbalanced,
+						 &t->unlocks,	 &t->owner_dead, &t->wait_lost };
+
+		for (int i = 0; i < NCOUNTS; i++)
+			n[i] += atomic_load_explicit(c[i], memory_order_relaxed);
 		if (t->max_depth > max_depth)
 			max_depth = t->max_depth;
 	}
-	static const char *const names[] = { "locks", "requests", "grants", "yields",
-					     "cond_waits", "unbalanced_unlocks" };
-	for (int i = 0; i < 6; i++)
+	static const char *const names[NCOUNTS] = { "locks",	  "requests",	"grants",
+						    "yields",	  "cond_waits", "unbalanced_unlocks",
+						    "unlocks",	  "owner_dead", "wait_lost" };
+	for (int i = 0; i < NCOUNTS; i++)
 		json_object_set_new(o, names[i], json_integer((json_int_t)n[i]));
 	json_object_set_new(o, "max_depth", json_integer(max_depth));
 	json_object_set_new(o, "threads", json_integer(atomic_load(&sp.nthreads)));
@@ -435,7 +483,9 @@ __attribute__((constructor)) static void sp_init(int argc, char **argv)
 			       " (SLICEBENCH_PRELOAD_DRY=1 runs the control)");
 	}
 	resolve();
-	pthread_key_create(&sp.key, thread_gone);
+	pthread_once(&sp.key_once, make_key);
+	if (self_state == 1)
+		place(self);
 	/* A program this one executes gets the library again, but not the
 	 * stats path: it must not overwrite this process's file. */
 	unsetenv("SLICEBENCH_PRELOAD_STATS");

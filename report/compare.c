@@ -20,7 +20,6 @@
 #include "aacheck.h"
 #include "calfloor.h"
 #include "cmppair.h"
-#include "../harness/keys.h"
 #include "resload.h"
 #include "../harness/stats.h"
 #include "textfmt.h"
@@ -62,31 +61,20 @@ const struct cmp_metric *cmp_metric_find(const char *name)
 }
 
 
-/* Per-repetition values of a metric, or the summary's single value. */
-static size_t metric_values(const json_t *r, const struct cmp_metric *m, double *out, size_t max,
+/* Per-repetition values of a metric (all of them, res_rep_values), or the
+ * summary's single value, in a new array *out. */
+static size_t metric_values(const json_t *r, const struct cmp_metric *m, double **out,
 			    int *from_summary)
 {
-	json_t *reps = json_object_get(r, "repetitions"), *rep;
-	size_t i, n = 0;
+	size_t n = res_rep_values(r, m->rep_path, m->div_path, out);
 
 	*from_summary = 0;
-	json_array_foreach(reps, i, rep) {
-		double v = res_num(rep, m->rep_path);
-
-		if (m->div_path) {
-			double d = res_num(rep, m->div_path);
-
-			v = d > 0 ? v / d : NAN;
-		}
-		if (isfinite(v) && n < max)
-			out[n++] = v;
-	}
-	if (n)
+	if (n || !*out)
 		return n;
 	double v = res_num(json_object_get(r, "summary"), m->sum_path);
 
-	if (isfinite(v) && max) {
-		out[0] = v;
+	if (isfinite(v)) {
+		(*out)[0] = v;
 		*from_summary = 1;
 		return 1;
 	}
@@ -102,14 +90,14 @@ static json_t *values_json(const double *x, size_t n)
 	return a;
 }
 
-#define MAXREP KEY_REPETITIONS_MAX
-
 /* "A#2 outlier (1.5 IQR, 3 MAD)" for each repetition of one side that
  * st_outliers flags (flagged, never dropped). */
 static void flag_outliers(json_t *flags, char side, const double *x, size_t n)
 {
-	int fl[MAXREP];
+	int *fl = calloc(n ? n : 1, sizeof(*fl));
 
+	if (!fl)
+		return;
 	st_outliers(x, n, fl);
 	for (size_t i = 0; i < n; i++)
 		if (fl[i])
@@ -117,18 +105,22 @@ static void flag_outliers(json_t *flags, char side, const double *x, size_t n)
 								  i + 1, fl[i] & 1 ? "1.5 IQR" : "",
 								  fl[i] == 3 ? ", " : "",
 								  fl[i] & 2 ? "3 MAD" : ""));
+	free(fl);
 }
 
 /* One row: metric m of result ra (baseline) against rb. */
 static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, const char *fb,
 			const struct cmp_metric *m, const char *point, const char *group)
 {
-	static double a[MAXREP], b[MAXREP];
+	double *a, *b;
 	int sa, sb;
-	size_t na = metric_values(ra, m, a, MAXREP, &sa), nb = metric_values(rb, m, b, MAXREP, &sb);
+	size_t na = metric_values(ra, m, &a, &sa), nb = metric_values(rb, m, &b, &sb);
 
-	if (!na || !nb)
+	if (!na || !nb) {
+		free(a);
+		free(b);
 		return NULL;
+	}
 	struct st_welch w;
 	int exact, ties;
 	double mw = st_mann_whitney(a, na, b, nb, &exact, &ties);
@@ -156,6 +148,8 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 			(json_int_t)nb, "value", cb, "values", values_json(b, nb), "nthreads",
 			json_object_get(rb, "nthreads") ? json_object_get(rb, "nthreads")
 							: json_null());
+	free(a);
+	free(b);
 	if (!row) {
 		json_decref(flags);
 		return NULL;

@@ -20,10 +20,7 @@
 
 #include "plotpanel.h"
 #include "resload.h"
-#include "../harness/keys.h"
 #include "../harness/stats.h"
-
-#define MAXREP KEY_REPETITIONS_MAX
 
 static int is_ok(const json_t *r)
 {
@@ -54,21 +51,6 @@ static int is_baseline(const json_t *r)
 {
 	return !strcmp(res_str(r, "params.policy", ""), "none") &&
 	       !json_is_true(res_get(r, "params.dry"));
-}
-
-/* The repetitions' ops/s; the count. */
-static size_t rep_ops(const json_t *r, double *out)
-{
-	size_t i, n = 0;
-	json_t *rep;
-
-	json_array_foreach(json_object_get(r, "repetitions"), i, rep) {
-		double v = res_num(rep, "ops_per_sec");
-
-		if (n < MAXREP && isfinite(v))
-			out[n++] = v;
-	}
-	return n;
 }
 
 /* Panel: the input (when several), the lock, then what else varies. */
@@ -122,18 +104,12 @@ static const json_t *baseline_of(const json_t *by, size_t d, const json_t *r)
 	return b;
 }
 
-/* Room for two results' repetitions (the ratio's Welch test). */
-struct reps {
-	double *a, *b;
-};
-
 /* A result's own ops/s with its CI, the baselines among them. */
-static int ops_point(const json_t *base, const json_t *r, struct ppt *pt, struct reps *t)
+static int ops_point(const json_t *base, const json_t *r, struct ppt *pt)
 {
 	const json_t *o = res_get(r, "summary.ops_per_sec");
 
 	(void)base;
-	(void)t;
 	pt->y = res_num(o, "mean");
 	pt->lo = fmax(res_num(o, "ci95_lo"), 0);
 	pt->hi = res_num(o, "ci95_hi");
@@ -145,16 +121,21 @@ static int ops_point(const json_t *base, const json_t *r, struct ppt *pt, struct
 }
 
 /* A placement's ops/s over its baseline's, compare's way. */
-static int ratio_point(const json_t *base, const json_t *r, struct ppt *pt, struct reps *t)
+static int ratio_point(const json_t *base, const json_t *r, struct ppt *pt)
 {
 	struct st_welch w;
+	double *a, *b;
 
-	if (is_baseline(r) || !t->a || !t->b)
+	if (is_baseline(r))
 		return 0;
-	size_t na = rep_ops(base, t->a);
-	size_t nb = rep_ops(r, t->b);
+	size_t na = res_rep_values(base, "ops_per_sec", NULL, &a);
+	size_t nb = res_rep_values(r, "ops_per_sec", NULL, &b);
 
-	st_welch_log(t->a, na, t->b, nb, &w);
+	w.ok = 0;
+	if (a && b)
+		st_welch_log(a, na, b, nb, &w);
+	free(a);
+	free(b);
 	if (!w.ok || !(w.ratio > 0))
 		return 0;
 	pt->y = w.ratio;
@@ -259,7 +240,7 @@ static void ratio(struct plotctx *c, struct plot *p, struct ppts *s)
  * baseline, drawn two ways. */
 static const struct cross_fig {
 	const char *name, *title, *tmpl, *caption;
-	int (*point)(const json_t *base, const json_t *r, struct ppt *pt, struct reps *t);
+	int (*point)(const json_t *base, const json_t *r, struct ppt *pt);
 	void (*draw)(struct plotctx *c, struct plot *p, struct ppts *s);
 } cross_figs[] = {
 	{ "contention_throughput", "Throughput vs threads per lock (log-log, 95% CI)",
@@ -280,7 +261,7 @@ static const struct cross_fig {
 
 /* The points of one figure: one per ok result with a baseline at its point. */
 static void collect(const struct plotctx *c, const struct facet *fa, const json_t *by,
-		    const struct cross_fig *f, struct reps *t, struct ppts *s)
+		    const struct cross_fig *f, struct ppts *s)
 {
 	size_t i;
 	json_t *r;
@@ -293,7 +274,7 @@ static void collect(const struct plotctx *c, const struct facet *fa, const json_
 			struct ppt pt = { .x = res_num(r, "nthreads") };
 
 			if (!bi || !(pt.x > 0) ||
-			    !f->point(json_array_get(res, (size_t)json_integer_value(bi)), r, &pt, t))
+			    !f->point(json_array_get(res, (size_t)json_integer_value(bi)), r, &pt))
 				continue;
 			lock_point(fa, c, d, r, &pt);
 			ppts_add(s, &pt);
@@ -305,7 +286,6 @@ void plot_contention(struct plotctx *c)
 {
 	struct facet fa;
 	json_t *by = baselines(c);
-	struct reps t = { malloc(MAXREP * sizeof(double)), malloc(MAXREP * sizeof(double)) };
 
 	facet_init(&fa, c, "threads");
 	for (size_t k = 0; k < sizeof(cross_figs) / sizeof(cross_figs[0]); k++) {
@@ -313,11 +293,9 @@ void plot_contention(struct plotctx *c)
 		struct plot *p = plot_new(c, f->name, f->title, f->tmpl, f->caption);
 		struct ppts s = { .keep_panels = 1 };
 
-		collect(c, &fa, by, f, &t, &s);
+		collect(c, &fa, by, f, &s);
 		f->draw(c, p, &s);
 		ppts_free(&s);
 	}
-	free(t.a);
-	free(t.b);
 	json_decref(by);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../harness/regfile.h"
+#include "rescheck.h"
 
 json_t *res_get(const json_t *obj, const char *path)
 {
@@ -327,12 +328,44 @@ int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***
 		fprintf(stderr, "%s: out of memory\n", who);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (res_load(paths[i], &(*docs)[i], err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", who, err);
 			return EXIT_USAGE;
 		}
+		/* validate's checks: a value a reader would have to skip (a
+		 * string ops_per_sec, a summary below its minimum) stops it. */
+		size_t bad = res_check_doc((*docs)[i], who, paths[i], stderr);
+
+		if (bad) {
+			fprintf(stderr, "%s: %s: %zu value(s) fail the result schema (as "
+				"`slicebench validate` reports): nothing compared\n", who, paths[i], bad);
+			return EXIT_USAGE;
+		}
+	}
 	return 0;
+}
+
+size_t res_rep_values(const json_t *r, const char *path, const char *div_path, double **out)
+{
+	const json_t *reps = json_object_get(r, "repetitions"), *rep;
+	size_t i, n = 0, cap = json_array_size(reps);
+
+	*out = malloc((cap ? cap : 1) * sizeof(**out));
+	if (!*out)
+		return 0;
+	json_array_foreach(reps, i, rep) {
+		double v = res_num(rep, path);
+
+		if (div_path) {
+			double d = res_num(rep, div_path);
+
+			v = d > 0 ? v / d : NAN;
+		}
+		if (isfinite(v))
+			(*out)[n++] = v;
+	}
+	return n;
 }
 
 void res_free_all(json_t **docs, size_t n)

@@ -24,12 +24,18 @@ int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc,
  * and whose meta is the first file's plus "files": [names].  A directory
  * with no result file, or one bad file in it, is an error naming it. */
 int res_load(const char *path, json_t **doc, char *err, size_t len);
-/* The inputs of compare and plot: each of paths[0..n) as res_load, into a
- * new array *docs of n.  0, or 2 (the usage exit status) after printing
- * "WHO: error" on stderr for the first path that fails; the docs after it
- * stay NULL.  *docs is set either way: free it with res_free_all. */
+/* The inputs of compare and plot: each of paths[0..n) as res_load, then
+ * checked as `validate` checks it (rescheck.h), into a new array *docs of n.
+ * 0, or 2 (the usage exit status) after printing "WHO: error" (every defect
+ * of a file that loads) on stderr for the first path that fails; the docs
+ * after it stay NULL.  *docs is set either way: free it with res_free_all. */
 int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***docs);
 void res_free_all(json_t **docs, size_t n);
+/* The finite values at path (divided by the one at div_path, when given and
+ * above 0) of every repetition of result r, in a new array *out sized for
+ * all of them (free it); the count.  No cap: a result with 5,000
+ * repetitions gives 5,000 values. */
+size_t res_rep_values(const json_t *r, const char *path, const char *div_path, double **out);
 
 /* "a.b.c" inside obj; NULL when any step is missing or not an object. */
 json_t *res_get(const json_t *obj, const char *path);

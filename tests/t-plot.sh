@@ -116,7 +116,7 @@ mkdir -p "$TMP/dir"
 cp "$res" "$TMP/dir/a.json"
 "$SB" plot "$TMP/dir" --out "$TMP/report3" 2>/dev/null
 check "plot: a results directory renders" test -s "$TMP/report3/throughput_threads.png"
-printf '{"schema": "slicebench/1", "meta": {}, "results": [{"workload": "futex", "params": {}, "status": "failed"}]}' >"$TMP/nodata.json"
+printf '{"schema": "slicebench/1", "meta": {}, "results": [{"workload": "futex", "params": {}, "status": "failed", "reason": "killed by SIGSEGV"}]}' >"$TMP/nodata.json"
 "$SB" plot "$TMP/nodata.json" --out "$TMP/report4" 2>/dev/null
 rc=$?
 check "plot: a result without data exits 0, every plot skipped (rc=$rc)" \

@@ -3,7 +3,8 @@
 # mutual exclusion through the interposed calls (exact counts, and a
 # control without the lock that shows the count can fail), nesting and
 # condition variables (the counts it writes, the request clear outside
-# locks and across waits), a program that never locks left unchanged, and
+# locks and across waits), every outcome of every interposed call under
+# each mode with balanced counts, a program that never locks left unchanged, and
 # the real mode refusing with the kernel's reason where the extension is
 # missing (on a kernel with it, the real mode must count exactly instead).
 # shellcheck source=tests/lib.sh
@@ -11,8 +12,9 @@
 BUILD=${BUILD:-build}
 LIB=$BUILD/libslicepreload.so
 PT=$BUILD/preload-tests/ptorture
+PS=$BUILD/preload-tests/psemantics
 
-for f in "$LIB" "$PT"; do
+for f in "$LIB" "$PT" "$PS"; do
 	if [ ! -e "$f" ]; then
 		notok "preload: $f not built (make all $PT)"
 		exit 0
@@ -42,11 +44,14 @@ want() { # want DESCRIPTION CONDITION-AS-TEST-ARGS...
 threads=4 iters=40000
 "$PT" locks "$threads" "$iters" >"$TMP/out"
 want "torture without the library counts exactly ($(val count))" "$?" = 0 -a "$(val count)" = $((threads * iters))
-# ten times the operations: on a loaded machine a short unlocked run may
-# happen not to interleave
-"$PT" nolock "$threads" $((iters * 10)) >"$TMP/out"
-want "control: the same loop without the lock loses updates ($(val count) of $((threads * iters * 10)))" \
-	"$(val count)" -lt $((threads * iters * 10))
+# ten times the operations, then more: on a loaded machine (two PUs shared
+# with a build) a short unlocked run may happen not to interleave
+for x in 10 40 160; do
+	"$PT" nolock "$threads" $((iters * x)) >"$TMP/out"
+	[ "$(val count)" -lt $((threads * iters * x)) ] && break
+done
+want "control: the same loop without the lock loses updates ($(val count) of $((threads * iters * x)))" \
+	"$(val count)" -lt $((threads * iters * x))
 
 for p in cs pre; do
 	under SLICEBENCH_PRELOAD_DRY=1 SLICEBENCH_PRELOAD_PLACEMENT=$p -- "$PT" locks "$threads" "$iters"
@@ -80,6 +85,34 @@ want "cond: request clear while the consumer sleeps, set again after each wait" 
 want "cond: requests = sections + waits ($(st .requests) = $(val outer_acquisitions) + $(st .cond_waits))" \
 	"$(st .requests)" = $(($(val outer_acquisitions) + $(st .cond_waits))) -a "$(st .cond_waits)" -ge "$(val consumer_waits)"
 
+# Every outcome of every interposed call (psemantics.c): after each call
+# the library's depth is what the caller holds, and its stats count what
+# the program counted: acquisitions (EOWNERDEAD included), unlocks, the
+# acquisitions no unlock ends (an owner that died holding, a wait that
+# could not take its mutex back), requests per placement.
+"$PS" >"$TMP/out" 2>"$TMP/err"
+want "semantics without the library: every call answered as expected ($(val acquired) acquisitions, pp under SCHED_FIFO: $(val pp_fifo))" \
+	"$?" = 0 -a "$(val wrong)" = 0 -a "$(val hook)" = no
+for mode in "SLICEBENCH_PRELOAD_DRY=1" "SLICEBENCH_PRELOAD_DRY=1 SLICEBENCH_PRELOAD_PLACEMENT=pre" \
+	"SLICEBENCH_PRELOAD_PLACEMENT=none"; do
+	# shellcheck disable=SC2086 # the mode is two assignments
+	under $mode -- "$PS"
+	case $mode in
+	*none) reqs=0 ;;
+	*pre) reqs=$(($(val attempts_at_depth0) + $(val waits_held))) ;;
+	*) reqs=$(($(val outer) + $(val waits_held))) ;;
+	esac
+	want "semantics, $mode: the library's depth and request right after every call ($(grep -c . "$TMP/err") wrong)" \
+		"$rc" = 0 -a "$(val wrong)" = 0 -a "$(val hook)" = yes
+	want "semantics, $mode: locks $(st .locks) = $(val acquired) acquired, $(st .owner_dead) of them EOWNERDEAD" \
+		"$(st .locks)" = "$(val acquired)" -a "$(st .owner_dead)" = "$(val owner_dead)" -a "$(val owner_dead)" -gt 0
+	want "semantics, $mode: balanced: unlocks $(st .unlocks) = $(val released), locks - unlocks = $(val unreleased) never released, no unbalanced unlock" \
+		"$(st .unlocks)" = "$(val released)" -a $(($(st .locks) - $(st .unlocks))) = "$(val unreleased)" \
+		-a "$(st .unbalanced_unlocks)" = 0 -a "$(st .wait_lost)" = 1
+	want "semantics, $mode: requests $(st .requests) = $reqs, cond waits $(st .cond_waits) = $(val waits)" \
+		"$(st .requests)" = "$reqs" -a "$(st .cond_waits)" = "$(val waits)"
+done
+
 seq 1 100000 >"$TMP/plain"
 under SLICEBENCH_PRELOAD_DRY=1 -- seq 1 100000
 want "a program that never locks: same output, no lock, no request" \
@@ -103,6 +136,9 @@ under -- "$PT" locks "$threads" "$iters"
 if [ "$avail" = true ]; then
 	want "real cs: mutual exclusion kept, every thread registered" \
 		"$rc" = 0 -a "$(val count)" = $((threads * iters)) -a "$(st .threads_registered)" = "$threads"
+	under -- "$PS"
+	want "real cs: every outcome seen right, balanced" "$rc" = 0 -a "$(val wrong)" = 0 \
+		-a "$(st .locks)" = "$(val acquired)" -a "$(st .unlocks)" = "$(val released)" -a "$(st .unbalanced_unlocks)" = 0
 else
 	want "real cs refused where the kernel lacks the extension: exit 2, no output, the reason on stderr" \
 		"$rc" = 2 -a ! -s "$TMP/out" -a -n "$(grep -F "cannot work here: $reason" "$TMP/err")"

@@ -60,3 +60,46 @@ rc=$?
 check "validate: DIR with one bad file: exit 2 (got $rc), names it: \"$(head -n 1 "$TMP/err")\"" \
 	grep -qF "$TMP/dir/c.json: results[1].summary.ops_per_sec.min: must not be negative" "$TMP/err"
 check "validate: the reference results still validate" "$SB" validate results/reference
+
+# compare and plot run validate's checks on their inputs: a value they
+# would have to skip stops them with the file, the key path and the value,
+# before any output.
+jq '.results[0].repetitions[1].ops_per_sec = "fast"' "$base" >"$TMP/str.json"
+strmsg="$TMP/str.json: results[0].repetitions[1].ops_per_sec: must be a number >= 0 (got \"fast\")"
+# refuses DESC CMD...: exit 2, the message above, nothing on stdout.
+refuses() {
+	local d=$1 rc
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "readers: $d: string ops_per_sec: exit 2 (got $rc), names file, key and value: \"$(head -n 1 "$TMP/err")\"" \
+		grep -qF "$strmsg" "$TMP/err"
+	check "readers: $d: exit status 2 and nothing on stdout" test "$rc" -eq 2 -a ! -s "$TMP/out"
+}
+refuses "compare BASE BAD" "$SB" compare "$base" "$TMP/str.json"
+refuses "compare BAD BASE --format json" "$SB" compare "$TMP/str.json" "$base" --format json
+refuses "compare --within BAD" "$SB" compare --within "$TMP/str.json" --baseline spin-tas
+refuses "compare --within --noise BAD" "$SB" compare --within "$base" --baseline spin-tas --noise "$TMP/str.json"
+mkdir -p "$TMP/strplots"
+refuses "plot BAD" "$SB" plot "$TMP/str.json" --out "$TMP/strplots/"
+check "readers: plot BAD: no partial output" test -z "$(ls -A "$TMP/strplots")"
+
+# A point with 5,000 repetitions is compared on all of them: base's second
+# result with ops/s SCALE * (1e6 + i mod 1000) in repetition i.
+big() {
+	jq --argjson s "$2" '.results = [.results[1]
+		| .params.repetitions = 5000
+		| .repetitions = [range(5000) as $i | .repetitions[0]
+			| .ops_per_sec = $s * (1000000 + ($i % 1000)) | .ops = .ops_per_sec * .wall_s]
+		| .summary.ops_per_sec = { n: 5000, mean: ($s * 1000499.5), median: ($s * 1000499.5),
+			min: ($s * 1000000), max: ($s * 1000999), stddev: ($s * 288.7),
+			ci95_lo: ($s * 1000491.5), ci95_hi: ($s * 1000507.5) }]' "$base" >"$1"
+}
+big "$TMP/big-a.json" 1
+big "$TMP/big-b.json" 1.1
+check "readers: the 5,000-repetition result validates" "$SB" validate "$TMP/big-a.json" "$TMP/big-b.json"
+"$SB" compare "$TMP/big-a.json" "$TMP/big-b.json" --metric ops_per_sec --format json >"$TMP/big.json" 2>"$TMP/err"
+rc=$?
+n=$(jq -r '.rows[] | select(.metric == "ops_per_sec") | "\(.a.n)/\(.b.n)/\(.a.values | length)/\(.verdict)"' "$TMP/big.json")
+check "readers: compare uses all 5,000 repetitions per side (got $n, exit $rc)" \
+	test "$rc" -eq 0 -a "$n" = "5000/5000/5000/improved"

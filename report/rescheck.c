@@ -1,0 +1,427 @@
+/* rescheck.c - a loaded result document against the schema of README
+ * "Result format", beyond the envelope the loader checks: what each status
+ * implies a result must carry.  `validate` prints what this finds; compare
+ * and plot refuse a file it finds anything in (resload.c), so no reader
+ * skips a value that validate would have named. */
+#include "rescheck.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resload.h"
+
+struct vctx {
+	const char *who, *file;
+	FILE *out;
+	const json_t *r; /* the result being checked */
+	size_t errors;
+};
+
+/* The value at a message's path inside a result: "a.b", "a[3].b". */
+static const json_t *at_path(const json_t *r, const char *path)
+{
+	const json_t *cur = r;
+
+	while (cur && *path) {
+		size_t n = strcspn(path, ".[");
+		char key[128];
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		if (n)
+			cur = json_object_get(cur, key);
+		path += n;
+		if (*path == '[') {
+			char *end;
+			unsigned long k = strtoul(path + 1, &end, 10);
+
+			cur = json_array_get(cur, k);
+			path = *end == ']' ? end + 1 : end;
+		}
+		if (*path == '.')
+			path++;
+	}
+	return cur;
+}
+
+/* " (got VALUE)" for a scalar or a list, " (missing)" for nothing; an
+ * object's message is about its fields, which it names. */
+static void got(char *buf, size_t len, const json_t *v)
+{
+	char *s;
+
+	*buf = '\0';
+	if (!v) {
+		snprintf(buf, len, " (missing)");
+		return;
+	}
+	if (json_is_object(v) || !(s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)))
+		return;
+	snprintf(buf, len, " (got %.60s%s)", s, strlen(s) > 60 ? "..." : "");
+	free(s);
+}
+
+/* Names the file the result came from and its index there (a directory
+ * argument merges many files: its merged index would name nothing), and
+ * the value found. */
+static void verr(struct vctx *c, size_t i, const char *path, const char *msg)
+{
+	const json_t *f = json_object_get(c->r, "_file"), *k = json_object_get(c->r, "_index");
+	char g[96];
+
+	got(g, sizeof(g), at_path(c->r, path));
+	fprintf(c->out, "%s: %s: results[%zu]%s%s: %s%s\n", c->who,
+		json_is_string(f) ? json_string_value(f) : c->file,
+		json_is_integer(k) ? (size_t)json_integer_value(k) : i, *path ? "." : "", path, msg,
+		g);
+	c->errors++;
+}
+
+static void need_num(struct vctx *c, size_t i, const json_t *r, const char *path)
+{
+	if (isnan(res_num(r, path)))
+		verr(c, i, path, "must be a number");
+}
+
+/* A {n, mean, median, min, max, ci95_lo, ci95_hi} summary as readers use
+ * it: numbers, n >= 1, min <= mean, median <= max, the median inside its
+ * own interval, and, for a rate or a cost, nothing negative. */
+static void need_stats(struct vctx *c, size_t i, const json_t *r, const char *path)
+{
+	static const char *const f[] = { "n", "mean", "median", "min", "max", "ci95_lo", "ci95_hi" };
+	double v[7];
+	char p[160];
+	int bad = 0;
+
+	for (size_t k = 0; k < 7; k++) {
+		snprintf(p, sizeof(p), "%s.%s", path, f[k]);
+		v[k] = res_num(r, p);
+		if (!isfinite(v[k])) {
+			verr(c, i, p, "must be a finite number");
+			bad = 1;
+		} else if (v[k] < 0 && k < 5) {
+			verr(c, i, p, "must not be negative");
+			bad = 1;
+		}
+	}
+	if (bad)
+		return;
+	if (v[0] < 1)
+		verr(c, i, path, "n must be at least 1");
+	if (v[3] > v[4])
+		verr(c, i, path, "min is above max");
+	else if (v[1] < v[3] || v[1] > v[4] || v[2] < v[3] || v[2] > v[4])
+		verr(c, i, path, "mean or median outside min..max");
+	if (v[5] > v[2] || v[2] > v[6])
+		verr(c, i, path, "median outside its own 95% interval");
+}
+
+/* A {count, min, ..., max} percentile summary: present and ordered. */
+static void need_pct(struct vctx *c, size_t i, const json_t *r, const char *path)
+{
+	static const char *const q[] = { "min", "p50", "p90", "p99", "p99_9", "max" };
+	const json_t *h = res_get(r, path);
+	double prev = 0; /* a duration: never negative */
+	char p[128];
+
+	if (!json_is_object(h)) {
+		verr(c, i, path, "must be an object");
+		return;
+	}
+	if (!json_integer_value(json_object_get(h, "count")))
+		return; /* nothing sampled (a lock-less workload's hold time) */
+	for (size_t k = 0; k < sizeof(q) / sizeof(q[0]); k++) {
+		double v = json_number_value(json_object_get(h, q[k]));
+
+		snprintf(p, sizeof(p), "%s.%s", path, q[k]);
+		if (!json_is_number(json_object_get(h, q[k])))
+			verr(c, i, p, "must be a number");
+		else if (v < prev)
+			verr(c, i, p, k ? "is below the percentile before it" : "must not be negative");
+		else
+			prev = v;
+	}
+}
+
+/* One side (hold or think) of a repetition's calibration check: either
+ * unchecked with its reason, or a ratio that is p50 / expected and is
+ * flagged exactly when it leaves [1/tol, tol].  Returns its flag. */
+static int need_drift_side(struct vctx *c, size_t i, const json_t *side, double tol,
+			   const char *path)
+{
+	char p[192];
+	double want = json_number_value(json_object_get(side, "expected_ns"));
+	const json_t *ratio = json_object_get(side, "ratio");
+
+	if (!json_is_object(side)) {
+		verr(c, i, path, "must be an object");
+		return 0;
+	}
+	if (!ratio) {
+		snprintf(p, sizeof(p), "%s.unchecked", path);
+		if (!json_is_string(json_object_get(side, "unchecked")))
+			verr(c, i, p, "an unchecked side must say why");
+		return 0;
+	}
+	double r = json_number_value(ratio), p50 = json_number_value(json_object_get(side, "p50_ns"));
+	int flag = json_is_true(json_object_get(side, "drifted"));
+
+	snprintf(p, sizeof(p), "%s.ratio", path);
+	if (!json_is_number(ratio) || !(r > 0) || !(want > 0) ||
+	    fabs(r - p50 / want) > 1e-6 * r)
+		verr(c, i, p, "must be a number > 0, p50_ns / expected_ns");
+	else if (flag != (r > tol || r < 1 / tol))
+		verr(c, i, p, "drifted must be true exactly when the ratio is outside the tolerance");
+	return flag;
+}
+
+/* The busy-loop check of each repetition (drift.c), when the result has
+ * one, and the summary's list of the repetitions that drifted. */
+static void need_drift(struct vctx *c, size_t i, const json_t *r)
+{
+	const json_t *reps = json_object_get(r, "repetitions"), *rep;
+	const json_t *sum = res_get(r, "summary.calibration");
+	size_t k, ndrift = 0;
+	char p[160];
+
+	json_array_foreach(reps, k, rep) {
+		const json_t *cal = json_object_get(rep, "calibration");
+		double tol = json_number_value(json_object_get(cal, "tolerance"));
+
+		if (!cal)
+			continue;
+		snprintf(p, sizeof(p), "repetitions[%zu].calibration", k);
+		if (!json_is_object(cal) || !(tol > 1)) {
+			verr(c, i, p, "must be an object with a tolerance > 1");
+			continue;
+		}
+		char ph[192], pt[192];
+
+		snprintf(ph, sizeof(ph), "%s.hold", p);
+		snprintf(pt, sizeof(pt), "%s.think", p);
+		int d = need_drift_side(c, i, json_object_get(cal, "hold"), tol, ph);
+
+		d |= need_drift_side(c, i, json_object_get(cal, "think"), tol, pt);
+		snprintf(ph, sizeof(ph), "%s.drifted", p);
+		if (json_is_true(json_object_get(cal, "drifted")) != d)
+			verr(c, i, ph, "must be true exactly when the hold or the think drifted");
+		if (!d)
+			continue;
+		ndrift++;
+		const json_t *re = json_object_get(cal, "recalibrated");
+		const char *why = res_str(cal, "reason", "");
+
+		snprintf(ph, sizeof(ph), "%s.recalibrated", p);
+		if (!json_is_boolean(re))
+			verr(c, i, ph, "a drifted repetition must say whether it recalibrated");
+		else if (json_is_false(re) && !*why)
+			verr(c, i, ph, "a drift not recalibrated must say why (reason)");
+	}
+	if (!sum)
+		return;
+	const json_t *dr = json_object_get(sum, "drifted_repetitions"), *x;
+
+	json_array_foreach(dr, k, x) {
+		const json_t *one = json_array_get(reps, (size_t)json_integer_value(x));
+
+		if (!json_is_integer(x) ||
+		    !json_is_true(res_get(one, "calibration.drifted")))
+			ndrift = SIZE_MAX;
+	}
+	if (!json_is_array(dr) || json_array_size(dr) != ndrift)
+		verr(c, i, "summary.calibration.drifted_repetitions",
+		     "must list exactly the repetitions whose calibration drifted");
+}
+
+/* A program workload (workloads/program.c): the program's own metric per
+ * repetition, and the preload library's counts where it was loaded. */
+static void check_program(struct vctx *c, size_t i, const json_t *r)
+{
+	size_t k;
+	const json_t *rep;
+	char p[160];
+
+	json_array_foreach(json_object_get(r, "repetitions"), k, rep) {
+		snprintf(p, sizeof(p), "repetitions[%zu].metric", k);
+		if (!json_is_number(json_object_get(rep, "metric")))
+			verr(c, i, p, "must be a number");
+	}
+	const json_t *pl = res_get(r, "summary.preload");
+
+	if (!pl)
+		return;
+	static const char *const counts[] = { "locks", "requests", "grants", "yields" };
+
+	for (size_t j = 0; j < 4; j++) {
+		json_t *v = json_object_get(pl, counts[j]);
+
+		snprintf(p, sizeof(p), "summary.preload.%s", counts[j]);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			verr(c, i, p, "must be an integer >= 0");
+	}
+	if (res_num(r, "summary.preload.grants") > res_num(r, "summary.preload.requests"))
+		verr(c, i, "summary.preload.grants", "cannot exceed the requests");
+	need_stats(c, i, r, "summary.preload.grants_per_s");
+}
+
+/* summary.slice.extension_ns (slicedur.h): a reason when it was not
+ * measured; else counts that add up, ordered percentiles and a harmonic
+ * mean that is not above the arithmetic one (as no harmonic mean is). */
+static void check_extension(struct vctx *c, size_t i, const json_t *r)
+{
+	static const char *const counts[] = { "arms",	   "count",	"expired",	"rearmed",
+					      "open",	   "unmatched", "other_tasks", "lost_events",
+					      "harmonic_mean" };
+	const char *path = "summary.slice.extension_ns";
+	const json_t *x = res_get(r, path);
+	char p[160];
+	double v[9];
+
+	if (!res_get(r, "summary.slice") || !x)
+		return; /* results written before grants were timed have none */
+	if (!json_is_object(x)) {
+		verr(c, i, path, "must be an object");
+		return;
+	}
+	const char *st = res_str(x, "status", "");
+
+	if (strcmp(st, "ok")) {
+		if (strcmp(st, "unsupported") && strcmp(st, "skipped"))
+			verr(c, i, path, "status must be ok, unsupported or skipped");
+		else if (!*res_str(x, "reason", ""))
+			verr(c, i, path, "an extension_ns that is not ok must say why");
+		return;
+	}
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		snprintf(p, sizeof(p), "%s.%s", path, counts[k]);
+		v[k] = res_num(r, p);
+		if (!(v[k] >= 0)) {
+			verr(c, i, p, "must be a number >= 0");
+			return;
+		}
+	}
+	need_pct(c, i, r, path);
+	if (v[1] + v[2] + v[3] + v[4] > v[0])
+		verr(c, i, path, "count + expired + rearmed + open exceed the arms");
+	if (v[1] && v[8] > res_num(r, "summary.slice.extension_ns.mean") * (1 + 1e-9))
+		verr(c, i, path, "harmonic_mean is above the arithmetic mean");
+}
+
+static void check_result(struct vctx *c, size_t i, const json_t *r)
+{
+	static const char *const statuses[] = { "ok", "unsupported", "failed", "interrupted" };
+	const char *st = res_str(r, "status", "");
+	int known = 0;
+
+	for (size_t k = 0; k < sizeof(statuses) / sizeof(statuses[0]); k++)
+		known |= !strcmp(st, statuses[k]);
+	if (!known) {
+		verr(c, i, "status", "must be ok, unsupported, failed or interrupted");
+		return;
+	}
+	if (strcmp(st, "ok")) {
+		const char *why = res_str(r, "reason", "");
+
+		if (!*why)
+			verr(c, i, "reason", "a result that is not ok must say why");
+		return;
+	}
+	if (!json_is_array(json_object_get(r, "repetitions")))
+		verr(c, i, "repetitions", "must be a list");
+	else if (res_num(r, "params.ci_target_pct") > 0) {
+		double n = (double)json_array_size(json_object_get(r, "repetitions"));
+
+		if (n != res_num(r, "summary.repetitions_auto.n"))
+			verr(c, i, "summary.repetitions_auto.n",
+			     "must equal the number of repetitions (ci_target_pct)");
+		else if (n < res_num(r, "summary.repetitions_auto.min") ||
+			 n > res_num(r, "summary.repetitions_auto.max"))
+			verr(c, i, "repetitions", "must hold min..max entries (ci_target_pct)");
+	} else if ((double)json_array_size(json_object_get(r, "repetitions")) !=
+		   res_num(r, "params.repetitions"))
+		verr(c, i, "repetitions", "must hold params.repetitions entries");
+	need_num(c, i, r, "nthreads");
+	const json_t *prim = res_get(r, "summary.primitives");
+	char p[160];
+
+	if (prim && !res_get(r, "summary.ops_per_sec")) {
+		/* A workload that measures itself: each primitive's statistics
+		 * are checked instead of the lock loop's. */
+		const char *name, *stat;
+		const json_t *one, *st;
+
+		if (!json_is_object(prim) || !json_object_size(prim))
+			verr(c, i, "summary.primitives", "must be a non-empty object");
+		json_object_foreach((json_t *)prim, name, one) {
+			const char *pst = json_string_value(json_object_get(one, "status"));
+
+			snprintf(p, sizeof(p), "summary.primitives.%s.reason", name);
+			if (pst && strcmp(pst, "ok") && !json_is_string(json_object_get(one, "reason")))
+				verr(c, i, p, "a primitive that did not run must say why");
+			/* {status, reason} beside the statistics objects */
+			json_object_foreach((json_t *)one, stat, st) {
+				if (!json_is_object(st))
+					continue;
+				snprintf(p, sizeof(p), "summary.primitives.%s.%s", name, stat);
+				need_stats(c, i, r, p);
+			}
+		}
+		return;
+	}
+	need_stats(c, i, r, "summary.ops_per_sec");
+	need_drift(c, i, r);
+	if (res_get(r, "summary.metric_name")) {
+		check_program(c, i, r);
+		return;
+	}
+	need_pct(c, i, r, "summary.hold_ns");
+	need_pct(c, i, r, "summary.acquire_ns");
+	if (res_get(r, "summary.victim"))
+		need_pct(c, i, r, "summary.victim");
+	check_extension(c, i, r);
+	size_t k;
+	const json_t *rep;
+
+	json_array_foreach(json_object_get(r, "repetitions"), k, rep) {
+		snprintf(p, sizeof(p), "repetitions[%zu].exclusion_ok", k);
+		if (json_is_false(json_object_get(rep, "exclusion_ok")))
+			verr(c, i, p, "mutual exclusion failed in an ok result");
+		double ops = json_number_value(json_object_get(rep, "ops"));
+		double rate = json_number_value(json_object_get(rep, "ops_per_sec"));
+
+		snprintf(p, sizeof(p), "repetitions[%zu].ops_per_sec", k);
+		if (!json_is_number(json_object_get(rep, "ops_per_sec")) || !(rate >= 0))
+			verr(c, i, p, "must be a number >= 0");
+		snprintf(p, sizeof(p), "repetitions[%zu].ops", k);
+		if (!json_is_number(json_object_get(rep, "ops")) || !(ops >= 0))
+			verr(c, i, p, "must be a number >= 0");
+		const json_t *th = json_object_get(rep, "threads"), *t;
+		double sum = 0;
+		size_t j;
+
+		if (!json_is_array(th)) /* keep: "summary" drops them */
+			continue;
+		json_array_foreach(th, j, t)
+			sum += json_number_value(json_object_get(t, "ops"));
+		snprintf(p, sizeof(p), "repetitions[%zu].threads", k);
+		if (sum != ops)
+			verr(c, i, p, "the threads' ops do not add up to the repetition's ops");
+	}
+}
+
+size_t res_check_doc(const json_t *doc, const char *who, const char *file, FILE *out)
+{
+	struct vctx c = { who, file, out, NULL, 0 };
+	size_t i;
+	const json_t *r;
+
+	json_array_foreach(json_object_get(doc, "results"), i, r) {
+		c.r = r;
+		check_result(&c, i, r);
+	}
+	return c.errors;
+}
