@@ -139,7 +139,8 @@ static void power_row(json_t *r, double level, double tost_holm, const struct cm
 		snprintf(buf, sizeof(buf), "not shown equivalent within +-%.3g%% (could detect "
 					   ">= x%.3g)", 100 * margin, mde);
 	else
-		snprintf(buf, sizeof(buf), "underpowered: could detect >= x%.3g", mde);
+		snprintf(buf, sizeof(buf), mde < 1000 ? "underpowered: could detect >= x%.3g"
+						      : "underpowered: could detect >= x%.0f", mde);
 	json_object_set_new(r, "reading", json_string(buf));
 }
 

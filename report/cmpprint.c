@@ -39,7 +39,7 @@ static void fmt_p(double p, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", p);
 }
 
-#define NCOL 14
+#define NCOL 15
 
 struct cells {
 	char c[NCOL][256];
@@ -47,7 +47,7 @@ struct cells {
 
 static const char *const heads[NCOL] = { "workload", "point", "metric", "A", "B", "delta",
 					 "ratio [95% CI]", "p Welch", "p Holm", "p MW", "n A/B",
-					 "MDE", "verdict", "flags" };
+					 "grants/1k ops A/B", "MDE", "verdict", "flags" };
 
 static void row_cells(const json_t *r, int within, struct cells *c)
 {
@@ -87,17 +87,28 @@ static void row_cells(const json_t *r, int within, struct cells *c)
 		 json_is_false(json_object_get(r, "mw_exact")) ? " (normal)" : "");
 	snprintf(b, sizeof(b), "%.0f/%.0f", res_num(r, "a.n"), res_num(r, "b.n"));
 	snprintf(c->c[10], sizeof(c->c[10]), "%s", b);
+	/* Grants per 1000 acquisitions of each side, where it requests. */
+	double ga = res_num(r, "a.grants_per_1000_ops"), gb = res_num(r, "b.grants_per_1000_ops");
+
+	if (isfinite(ga) || isfinite(gb)) {
+		fmt_num(ga, a, sizeof(a));
+		fmt_num(gb, b, sizeof(b));
+		snprintf(c->c[11], sizeof(c->c[11]), "%s/%s", a, b);
+	} else {
+		snprintf(c->c[11], sizeof(c->c[11]), "-");
+	}
 	/* The smallest ratio the row could have declared (either way). */
 	double mde = res_num(r, "mde.ratio");
 
-	snprintf(c->c[11], sizeof(c->c[11]), isfinite(mde) ? "x%.3g" : "-", mde);
-	snprintf(c->c[12], sizeof(c->c[12]), "%s",
+	snprintf(c->c[12], sizeof(c->c[12]), !isfinite(mde) ? "-" : mde < 1000 ? "x%.3g" : "x%.0f",
+		 mde);
+	snprintf(c->c[13], sizeof(c->c[13]), "%s",
 		 res_str(r, "reading", res_str(r, "verdict", "?")));
-	c->c[13][0] = '\0';
+	c->c[14][0] = '\0';
 	json_array_foreach(fl, i, f) {
-		size_t l = strlen(c->c[13]);
+		size_t l = strlen(c->c[14]);
 
-		snprintf(c->c[13] + l, sizeof(c->c[13]) - l, "%s%s", l ? "; " : "",
+		snprintf(c->c[14] + l, sizeof(c->c[14]) - l, "%s%s", l ? "; " : "",
 			 json_string_value(f));
 	}
 }
@@ -202,7 +213,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			fprintf(f, "<th>%s</th>%s", heads[k], last ? "</tr>\n" : "");
 	}
 	if (fmt == CMP_MARKDOWN)
-		fprintf(f, "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|--:|---|---|\n");
+		fprintf(f, "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|---|---|\n");
 	json_array_foreach(rows, i, r) {
 		const char *g = res_str(r, "group", "");
 
@@ -210,7 +221,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			if (fmt == CMP_TEXT)
 				fprintf(f, "== %s ==\n", g);
 			else if (fmt == CMP_MARKDOWN)
-				fprintf(f, "| **%s** | | | | | | | | | | | | | |\n", g);
+				fprintf(f, "| **%s** | | | | | | | | | | | | | | |\n", g);
 			else {
 				fprintf(f, "<tr><th colspan=\"%d\">", NCOL);
 				html_esc(f, g);

@@ -171,6 +171,15 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	json_object_set_new(row, "mw_exact", json_boolean(exact));
 	json_object_set_new(row, "flags", flags);
 	power_collapse(row, m, a, na, b, nb);
+	/* The mechanism's rate beside the ratio: a throughput ratio where
+	 * the extension almost never fires measures stores and protocol. */
+	double ga = res_num(ra, "summary.slice.grants_per_1000_ops");
+	double gb = res_num(rb, "summary.slice.grants_per_1000_ops");
+
+	if (isfinite(ga))
+		json_object_set_new(json_object_get(row, "a"), "grants_per_1000_ops", json_real(ga));
+	if (isfinite(gb))
+		json_object_set_new(json_object_get(row, "b"), "grants_per_1000_ops", json_real(gb));
 	if (!w.ok && !json_object_get(row, "collapse"))
 		json_array_append_new(flags, json_string("values <= 0: no log test"));
 	return row;

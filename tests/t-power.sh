@@ -3,7 +3,7 @@
 # results: the MDE column and JSON field, equivalence and underpowered
 # readings, a collapse (0-op windows) as its own verdict, a config that
 # declares one arm twice under two labels, and the false-positive rate
-# compare reports over such pairs.
+# compare reports over such pairs, and grants per 1000 acquisitions.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -33,7 +33,7 @@ check "power: --equivalence sets the TOST margin" \
 check "power: --equivalence 0 is refused with the value" \
 	grep -q 'equivalence "0": not a percentage' "$TMP/e"
 "$SB" compare "$base" "$TMP/noisy.json" >"$TMP/o" 2>/dev/null
-check "power: the text table has an MDE column" grep -Eq '  MDE  +verdict' "$TMP/o"
+check "power: the text table has grants and MDE columns" grep -Eq '  grants/1k ops A/B  +MDE  +verdict' "$TMP/o"
 check "power: the text row shows the MDE and the reading as its verdict" \
 	grep -Eq '  x[0-9.]+  +underpowered: could detect >= x[0-9.]+' "$TMP/o"
 
@@ -69,3 +69,12 @@ check "power: compare reports the false-positive rate over the true A/A pairs" \
 "$SB" compare --within "$TMP/aa.json" --baseline spin-tas >"$TMP/o" 2>/dev/null
 check "power: the text report states the rate" \
 	grep -q 'true A/A (the same arm under two labels): 0 of 1 pairs significant at 0.05, false-positive rate 0' "$TMP/o"
+
+# Grants per 1000 acquisitions beside every row whose result counts them.
+jq '.results[0].summary.slice = {"grants": 12, "grants_per_1000_ops": 0.05}' "$TMP/noisy.json" >"$TMP/g.json"
+r=$("$SB" compare "$base" "$TMP/g.json" --format json 2>/dev/null)
+check "power: a row carries grants per 1000 acquisitions where the result counts them" \
+	jq -e '.rows[0].b.grants_per_1000_ops == 0.05 and (.rows[0].a | has("grants_per_1000_ops") | not)
+	       and (.rows[1].b | has("grants_per_1000_ops") | not)' <<<"$r"
+"$SB" compare "$base" "$TMP/g.json" >"$TMP/o" 2>/dev/null
+check "power: the text row shows them as A/B" grep -Eq 'threads=1x .* 5/5 +-/0.05 +x' "$TMP/o"
