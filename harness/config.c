@@ -275,11 +275,13 @@ static json_t *as_list(json_t *v, const struct key_desc *k)
 static int push_point(struct cfg_suite *s, const struct workload_ops *ops, json_t *params,
 		      const char *label)
 {
-	/* The same point twice runs once: a hash set of "workload\nparams"
-	 * (sorted keys), not a scan of the points so far. */
+	/* The same point twice under one label runs once: a hash set of
+	 * "workload\nparams\nlabel" (sorted keys), not a scan of the points so
+	 * far.  Under two labels it runs twice: a true A/A pair, the same arm
+	 * declared twice, whose difference can only be noise. */
 	char *p = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS), *id = NULL;
 
-	if (!p || asprintf(&id, "%s\n%s", ops->name, p) < 0) {
+	if (!p || asprintf(&id, "%s\n%s\n%s", ops->name, p, label ? label : "") < 0) {
 		free(p);
 		return -1;
 	}

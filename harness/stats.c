@@ -84,7 +84,7 @@ void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct
 	double ma, va, mb, vb;
 
 	memset(w, 0, sizeof(*w));
-	w->ratio = w->lo = w->hi = w->t = w->df = w->p = NAN;
+	w->ratio = w->lo = w->hi = w->t = w->df = w->p = w->se = NAN;
 	if (!na || !nb)
 		return;
 	/* Heap, not the stack: the sizes come from the input. */
@@ -109,6 +109,8 @@ void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct
 	if (na < 2 || nb < 2)
 		return;
 	double sa = va / (double)na, sb = vb / (double)nb, se = sqrt(sa + sb);
+
+	w->se = se;
 
 	if (se == 0) {
 		/* Constant on both sides: the difference is exact, or none. */
@@ -245,21 +247,33 @@ static int holm_cmp(const void *x, const void *y)
 	return a->p < b->p ? -1 : a->p > b->p ? 1 : (a->i > b->i) - (a->i < b->i);
 }
 
-void st_holm(double *p, size_t n)
+/* The finite entries of p sorted ascending (ties by index), *m of them;
+ * NULL when out of memory. */
+static struct holm_ent *holm_sorted(const double *p, size_t n, size_t *m)
 {
 	struct holm_ent *e = malloc((n ? n : 1) * sizeof(*e));
-	size_t m = 0;
+
+	*m = 0;
+	if (!e)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(p[i]))
+			e[(*m)++] = (struct holm_ent){ p[i], i };
+	/* Rows can be thousands (a directory of results): n log n. */
+	qsort(e, *m, sizeof(*e), holm_cmp);
+	return e;
+}
+
+void st_holm(double *p, size_t n)
+{
+	size_t m;
+	struct holm_ent *e = holm_sorted(p, n, &m);
 
 	if (!e) { /* no correction possible: say nothing is significant */
 		for (size_t i = 0; i < n; i++)
 			p[i] = isfinite(p[i]) ? 1.0 : p[i];
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(p[i]))
-			e[m++] = (struct holm_ent){ p[i], i };
-	/* Rows can be thousands (a directory of results): n log n. */
-	qsort(e, m, sizeof(*e), holm_cmp);
 	double run = 0;
 
 	for (size_t k = 0; k < m; k++) {
@@ -269,6 +283,49 @@ void st_holm(double *p, size_t n)
 		p[e[k].i] = run;
 	}
 	free(e);
+}
+
+void st_holm_levels(const double *p, size_t n, double alpha, double *level)
+{
+	size_t m;
+	struct holm_ent *e = holm_sorted(p, n, &m);
+
+	for (size_t i = 0; i < n; i++) /* out of memory: Bonferroni, the strictest */
+		level[i] = isfinite(p[i]) ? alpha / (double)n : NAN;
+	if (!e)
+		return;
+	/* Tied p-values share the strictest level of their run of ties: the
+	 * order among them is arbitrary, the rows' power should not be. */
+	for (size_t k = 0; k < m; k++)
+		level[e[k].i] = k && e[k].p == e[k - 1].p ? level[e[k - 1].i]
+							  : alpha / (double)(m - k);
+	free(e);
+}
+
+double st_mde_log(const struct st_welch *w, double alpha, double power)
+{
+	if (!isfinite(w->se) || !isfinite(w->df) || !(alpha > 0 && alpha < 1))
+		return NAN;
+	if (w->se == 0)
+		return 1; /* constant on both sides: any difference shows */
+	double k = gsl_cdf_tdist_Pinv(1 - alpha / 2, w->df) + gsl_cdf_tdist_Pinv(power, w->df);
+
+	return exp(k * w->se);
+}
+
+double st_tost_log(const struct st_welch *w, double margin)
+{
+	if (!isfinite(w->se) || !isfinite(w->df) || !(margin >= 0))
+		return NAN;
+	double d = log(w->ratio), e = log1p(margin);
+
+	if (w->se == 0)
+		return fabs(d) < e ? 0 : 1;
+	/* H0: d <= -e (rejected for large t) and H0: d >= +e (for small t). */
+	double lo = gsl_cdf_tdist_Q((d + e) / w->se, w->df);
+	double hi = gsl_cdf_tdist_P((d - e) / w->se, w->df);
+
+	return fmax(lo, hi);
 }
 
 static double quantile_sorted(const double *s, size_t n, double q)

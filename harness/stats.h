@@ -26,8 +26,18 @@ json_t *st_summary_json(const struct st_summary *s);
 struct st_welch {
 	int ok;
 	double ratio, lo, hi, t, df, p;
+	double se; /* standard error of the log difference */
 };
 void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct st_welch *w);
+/* The smallest ratio (>= 1; its inverse in the other direction) that a
+ * two-sided Welch test at alpha detects with the given power, for the
+ * test's standard error and degrees of freedom:
+ * exp((t(1 - alpha/2, df) + t(power, df)) * se).  NAN without a test. */
+double st_mde_log(const struct st_welch *w, double alpha, double power);
+/* Two one-sided Welch tests (TOST) of the log ratio against +-log(1 +
+ * margin): the larger one-sided p.  Below alpha, the ratio lies within
+ * 1/(1 + margin)..(1 + margin) at that level.  NAN without a test. */
+double st_tost_log(const struct st_welch *w, double margin);
 /* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
  * values per side, else normal with tie correction.  *exact says which;
  * *ties whether any value repeats across the samples. */
@@ -35,6 +45,10 @@ double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, i
 		       int *ties);
 /* Holm step-down adjustment in place; NAN entries are left out. */
 void st_holm(double *p, size_t n);
+/* The level Holm's step-down tests each p against: alpha / (m - k) for the
+ * k-th smallest of the m finite p (k from 0; ties share the strictest);
+ * NAN where p is NAN. */
+void st_holm_levels(const double *p, size_t n, double alpha, double *level);
 /* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
  * MADs of the median (both need enough values to mean anything). */
 void st_outliers(const double *x, size_t n, int *flags);

@@ -7,10 +7,14 @@
  * after the lock's exchange to before it changed a single thread's
  * throughput about threefold.  So every dry control is checked at a point
  * where the kernel cannot act (one thread per PU, no noise, no victim):
- * real / dry ops/s must lie inside the noise band.  Verdicts:
- *   valid        the ratio's 95% CI lies inside the band (equivalence);
+ * real / dry ops/s must be equivalent within the smallest effect of
+ * interest (by default the noise band).  Verdicts:
+ *   valid        equivalent: both one-sided Welch tests of the log ratio
+ *                against +-log(1 + margin) reject at alpha (TOST,
+ *                Schuirmann 1987);
  *   invalid      the difference is significant and the ratio outside it;
- *   inconclusive neither: too few repetitions or too much noise to tell.
+ *   inconclusive neither: the check says what it could have detected
+ *                (mde, 80% power at alpha).
  * A verdict that rests on a control carries the control's check beside
  * it (control_aa). */
 #define _GNU_SOURCE
@@ -21,8 +25,11 @@
 #include <string.h>
 
 #include "cmppair.h"
+#include "cmppower.h"
 #include "resload.h"
 #include "../harness/stats.h"
+
+#include <gsl/gsl_cdf.h>
 
 /* params that must match between the real run and its control */
 static int same_point(const json_t *a, const json_t *b)
@@ -71,7 +78,7 @@ static size_t ops_of(const json_t *r, double **out)
 
 static json_t *check_pair(const json_t *real, const json_t *dry, const struct cmp_opts *o)
 {
-	double *a, *b, band = o->threshold;
+	double *a, *b, band = power_margin(o);
 	size_t na = ops_of(dry, &a), nb = ops_of(real, &b);
 	struct st_welch w;
 	const char *verdict = "inconclusive";
@@ -79,7 +86,10 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 	st_welch_log(a, na, b, nb, &w);
 	free(a);
 	free(b);
-	if (w.ok && isfinite(w.lo) && w.lo >= 1 / (1 + band) && w.hi <= 1 + band)
+	double tost = w.ok ? st_tost_log(&w, band) : NAN;
+	double mde = w.ok ? st_mde_log(&w, o->alpha, CMP_POWER) : NAN;
+
+	if (isfinite(tost) && tost < o->alpha)
 		verdict = "valid";
 	else if (w.ok && isfinite(w.p) && w.p < o->alpha &&
 		 (w.ratio > 1 + band || w.ratio < 1 / (1 + band)))
@@ -103,6 +113,10 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 			json_object_set_new(j, "ratio_ci95", json_pack("[f,f]", w.lo, w.hi));
 		if (isfinite(w.p))
 			json_object_set_new(j, "p", json_real(w.p));
+		if (isfinite(tost))
+			json_object_set_new(j, "tost_p", json_real(tost));
+		if (isfinite(mde))
+			json_object_set_new(j, "mde", json_real(mde));
 	}
 	double g = res_num(real, "summary.slice.grants");
 
@@ -137,6 +151,67 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 	return out;
 }
 
+/* True A/A pairs: the same workload at the same point declared twice
+ * under two labels (the config runs such a point once per label).  Their
+ * difference can only be noise, so the share of pairs that Welch's test
+ * calls significant at alpha is the comparison's real false-positive rate:
+ * near alpha when the repetitions are independent and the test's
+ * assumptions hold, above it when drift or host load lands on one copy. */
+json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
+{
+	const json_t *res = json_object_get(doc, "results"), *r;
+	json_t *first = json_object(), *pairs = json_array();
+	size_t i, npos = 0;
+
+	json_array_foreach(res, i, r) {
+		if (strcmp(res_str(r, "status", ""), "ok") || !res_str(r, "label", NULL))
+			continue;
+		char *k = cmp_point_key(r, 1, 0);
+		json_t *f = k ? json_object_get(first, k) : NULL;
+
+		if (k && !f)
+			json_object_set(first, k, (json_t *)r);
+		if (f && strcmp(res_str(f, "label", ""), res_str(r, "label", ""))) {
+			double *a, *b;
+			size_t na = ops_of(f, &a), nb = ops_of(r, &b);
+			struct st_welch w;
+
+			st_welch_log(a, na, b, nb, &w);
+			free(a);
+			free(b);
+			if (isfinite(w.p)) {
+				int pos = w.p < o->alpha;
+
+				npos += pos;
+				json_array_append_new(
+					pairs, json_pack("{s:s,s:s,s:s,s:O,s:f,s:f,s:b}", "workload",
+							 res_str(r, "workload", "?"), "a_label",
+							 res_str(f, "label", "?"), "b_label",
+							 res_str(r, "label", "?"), "nthreads",
+							 json_object_get(r, "nthreads")
+								 ? json_object_get(r, "nthreads")
+								 : json_null(),
+							 "ratio", w.ratio, "p", w.p, "positive", pos));
+			}
+		}
+		free(k);
+	}
+	json_decref(first);
+	size_t n = json_array_size(pairs);
+
+	if (!n) {
+		json_decref(pairs);
+		return NULL;
+	}
+	/* Clopper-Pearson interval of the rate (exact, from the beta quantiles). */
+	double lo = npos ? gsl_cdf_beta_Pinv(0.025, (double)npos, (double)(n - npos) + 1) : 0;
+	double hi = npos < n ? gsl_cdf_beta_Pinv(0.975, (double)npos + 1, (double)(n - npos)) : 1;
+
+	return json_pack("{s:I,s:I,s:f,s:[f,f],s:f,s:o}", "pairs", (json_int_t)n, "positives",
+			 (json_int_t)npos, "rate", (double)npos / (double)n, "rate_ci95", lo, hi,
+			 "alpha", o->alpha, "list", pairs);
+}
+
 /* The check that stands behind a workload used as a control, or NULL. */
 static const json_t *aa_for(const json_t *checks, const char *w)
 {
@@ -169,6 +244,14 @@ void aa_attach(json_t *rep, const json_t *doc, const char *file, const struct cm
 					     res_num(c, "band_pct"), res_str(c, "control", "?")));
 	}
 	json_array_extend(json_object_get(rep, "aa_checks"), checks);
+	json_t *tw = aa_twins(doc, o);
+
+	if (tw) {
+		json_object_set_new(tw, "file", json_string(file));
+		if (!json_object_get(rep, "true_aa"))
+			json_object_set_new(rep, "true_aa", json_array());
+		json_array_append_new(json_object_get(rep, "true_aa"), tw);
+	}
 	json_array_foreach(json_object_get(rep, "rows"), i, row) {
 		const json_t *x = aa_for(checks, res_str(row, "a.workload", ""));
 
@@ -191,10 +274,23 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	const json_t *checks = json_object_get(rep, "aa_checks"), *c;
 	size_t i;
 
-	if (!json_array_size(checks) || fmt == CMP_JSON)
+	if (fmt == CMP_JSON)
+		return;
+	json_array_foreach(json_object_get(rep, "true_aa"), i, c) {
+		const json_t *ci = json_object_get(c, "rate_ci95");
+
+		fprintf(f, "%s%s: true A/A (the same arm under two labels): %.0f of %.0f pairs "
+			   "significant at %.3g, false-positive rate %.3g [%.3g, %.3g]%s\n",
+			fmt == CMP_MARKDOWN ? "- " : fmt == CMP_HTML ? "<p>" : "",
+			res_str(c, "file", "?"), res_num(c, "positives"), res_num(c, "pairs"),
+			res_num(c, "alpha"), res_num(c, "rate"),
+			json_number_value(json_array_get(ci, 0)),
+			json_number_value(json_array_get(ci, 1)), fmt == CMP_HTML ? "</p>" : "");
+	}
+	if (!json_array_size(checks))
 		return;
 	fprintf(f, "%sA/A checks of the controls (one thread per PU, no noise: real / dry "
-		   "must agree within the band)%s\n",
+		   "must be equivalent within the band, TOST)%s\n",
 		fmt == CMP_MARKDOWN ? "\n**" : fmt == CMP_HTML ? "<p><b>" : "",
 		fmt == CMP_MARKDOWN ? "**\n" : fmt == CMP_HTML ? "</b></p><ul>" : "");
 	json_array_foreach(checks, i, c) {
@@ -227,12 +323,17 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			else if (json_is_number(v))
 				snprintf(at + l, sizeof(at) - l, " %s=%g", k, json_number_value(v));
 		}
-		fprintf(f, "%s%s at %.0f threads%s%s%s: %s, grants %.0f: %s%s\n",
+		char power[64] = "";
+
+		if (!strcmp(res_str(c, "verdict", ""), "inconclusive") &&
+		    isfinite(res_num(c, "mde")))
+			snprintf(power, sizeof(power), " (could detect >= x%.3g)", res_num(c, "mde"));
+		fprintf(f, "%s%s at %.0f threads%s%s%s: %s, grants %.0f: %s%s%s\n",
 			fmt == CMP_MARKDOWN ? "- " : fmt == CMP_HTML ? "<li>" : "  ",
 			res_str(c, "control", "?"), res_num(c, "nthreads"), *at ? " (" : "",
 			*at ? at + 1 : "", *at ? ")" : "", ratio,
 			isfinite(res_num(c, "grants")) ? res_num(c, "grants") : 0,
-			res_str(c, "verdict", "?"), fmt == CMP_HTML ? "</li>" : "");
+			res_str(c, "verdict", "?"), power, fmt == CMP_HTML ? "</li>" : "");
 	}
 	if (fmt == CMP_HTML)
 		fputs("</ul>\n", f);

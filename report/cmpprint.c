@@ -39,13 +39,15 @@ static void fmt_p(double p, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", p);
 }
 
+#define NCOL 15
+
 struct cells {
-	char c[13][256];
+	char c[NCOL][256];
 };
 
-static const char *const heads[13] = { "workload", "point", "metric", "A", "B", "delta",
-				       "ratio [95% CI]", "p Welch", "p Holm", "p MW", "n A/B",
-				       "verdict", "flags" };
+static const char *const heads[NCOL] = { "workload", "point", "metric", "A", "B", "delta",
+					 "ratio [95% CI]", "p Welch", "p Holm", "p MW", "n A/B",
+					 "grants/1k ops A/B", "MDE", "verdict", "flags" };
 
 static void row_cells(const json_t *r, int within, struct cells *c)
 {
@@ -85,12 +87,28 @@ static void row_cells(const json_t *r, int within, struct cells *c)
 		 json_is_false(json_object_get(r, "mw_exact")) ? " (normal)" : "");
 	snprintf(b, sizeof(b), "%.0f/%.0f", res_num(r, "a.n"), res_num(r, "b.n"));
 	snprintf(c->c[10], sizeof(c->c[10]), "%s", b);
-	snprintf(c->c[11], sizeof(c->c[11]), "%s", res_str(r, "verdict", "?"));
-	c->c[12][0] = '\0';
-	json_array_foreach(fl, i, f) {
-		size_t l = strlen(c->c[12]);
+	/* Grants per 1000 acquisitions of each side, where it requests. */
+	double ga = res_num(r, "a.grants_per_1000_ops"), gb = res_num(r, "b.grants_per_1000_ops");
 
-		snprintf(c->c[12] + l, sizeof(c->c[12]) - l, "%s%s", l ? "; " : "",
+	if (isfinite(ga) || isfinite(gb)) {
+		fmt_num(ga, a, sizeof(a));
+		fmt_num(gb, b, sizeof(b));
+		snprintf(c->c[11], sizeof(c->c[11]), "%s/%s", a, b);
+	} else {
+		snprintf(c->c[11], sizeof(c->c[11]), "-");
+	}
+	/* The smallest ratio the row could have declared (either way). */
+	double mde = res_num(r, "mde.ratio");
+
+	snprintf(c->c[12], sizeof(c->c[12]), !isfinite(mde) ? "-" : mde < 1000 ? "x%.3g" : "x%.0f",
+		 mde);
+	snprintf(c->c[13], sizeof(c->c[13]), "%s",
+		 res_str(r, "reading", res_str(r, "verdict", "?")));
+	c->c[14][0] = '\0';
+	json_array_foreach(fl, i, f) {
+		size_t l = strlen(c->c[14]);
+
+		snprintf(c->c[14] + l, sizeof(c->c[14]) - l, "%s%s", l ? "; " : "",
 			 json_string_value(f));
 	}
 }
@@ -119,7 +137,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	size_t n = json_array_size(rows), i;
 	int within = !strcmp(res_str(rep, "mode", ""), "within");
 	struct cells *cs;
-	int w[13] = { 0 }, groups = 0;
+	int w[NCOL] = { 0 }, groups = 0;
 
 	if (fmt == CMP_JSON) {
 		json_dumpf(rep, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -145,8 +163,11 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	fprintf(f,
 		"noise band %.3g%%, alpha %.3g family-wise over %zu rows; the verdict follows "
 		"Welch's t-test on log values (Holm-adjusted), the exact Mann-Whitney U "
-		"p is a cross-check%s\n",
+		"p is a cross-check (and decides where a window had 0 ops); MDE: the "
+		"smallest ratio the row could have declared (power %.0f%%, at its Holm "
+		"level); equivalence: two one-sided tests within +-%.3g%%%s\n",
 		res_num(rep, "threshold_pct"), res_num(rep, "alpha"), n,
+		100 * res_num(rep, "power"), res_num(rep, "equivalence_pct"),
 		fmt == CMP_HTML ? "</p>" : fmt == CMP_MARKDOWN ? "\n" : "");
 	json_array_foreach(json_object_get(rep, "files"), i, v) {
 		if (fmt == CMP_HTML) {
@@ -169,28 +190,30 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	if (fmt != CMP_HTML)
 		fputc('\n', f);
 	if (fmt == CMP_TEXT) {
-		for (int k = 0; k < 13; k++)
+		for (int k = 0; k < NCOL; k++)
 			w[k] = (int)strlen(heads[k]);
 		for (i = 0; i < n; i++)
-			for (int k = 0; k < 13; k++)
+			for (int k = 0; k < NCOL; k++)
 				if ((int)strlen(cs[i].c[k]) > w[k])
 					w[k] = (int)strlen(cs[i].c[k]);
-		w[12] = 0; /* the last column is not padded */
+		w[NCOL - 1] = 0; /* the last column is not padded */
 	}
 	const char *prev = NULL;
 
 	if (fmt == CMP_HTML)
 		fputs("<table class=\"compare\">\n<tr>", f);
-	for (int k = 0; k < 13; k++) {
+	for (int k = 0; k < NCOL; k++) {
+		int last = k == NCOL - 1;
+
 		if (fmt == CMP_TEXT)
-			fprintf(f, "%-*s%s", w[k], heads[k], k < 12 ? "  " : "\n");
+			fprintf(f, "%-*s%s", w[k], heads[k], last ? "\n" : "  ");
 		else if (fmt == CMP_MARKDOWN)
-			fprintf(f, "| %s %s", heads[k], k < 12 ? "" : "|\n");
+			fprintf(f, "| %s %s", heads[k], last ? "|\n" : "");
 		else
-			fprintf(f, "<th>%s</th>%s", heads[k], k < 12 ? "" : "</tr>\n");
+			fprintf(f, "<th>%s</th>%s", heads[k], last ? "</tr>\n" : "");
 	}
 	if (fmt == CMP_MARKDOWN)
-		fprintf(f, "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|---|---|\n");
+		fprintf(f, "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|---|---|\n");
 	json_array_foreach(rows, i, r) {
 		const char *g = res_str(r, "group", "");
 
@@ -198,32 +221,33 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			if (fmt == CMP_TEXT)
 				fprintf(f, "== %s ==\n", g);
 			else if (fmt == CMP_MARKDOWN)
-				fprintf(f, "| **%s** | | | | | | | | | | | | |\n", g);
+				fprintf(f, "| **%s** | | | | | | | | | | | | | | |\n", g);
 			else {
-				fputs("<tr><th colspan=\"13\">", f);
+				fprintf(f, "<tr><th colspan=\"%d\">", NCOL);
 				html_esc(f, g);
 				fputs("</th></tr>\n", f);
 			}
 		}
 		prev = g;
-		const char *verdict = cs[i].c[11];
+		const char *verdict = res_str(r, "verdict", "?");
 
 		if (fmt == CMP_HTML)
 			fprintf(f, "<tr class=\"%s\">", verdict);
-		for (int k = 0; k < 13; k++) {
+		for (int k = 0; k < NCOL; k++) {
 			const char *s = cs[i].c[k];
+			int last = k == NCOL - 1;
 
 			if (fmt == CMP_TEXT) {
-				fprintf(f, "%-*s%s", w[k], s, k < 12 ? "  " : "\n");
+				fprintf(f, "%-*s%s", w[k], s, last ? "\n" : "  ");
 			} else if (fmt == CMP_MARKDOWN) {
 				fputs("| ", f);
 				for (; *s; s++) /* a '|' would split the cell */
 					fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, f);
-				fprintf(f, " %s", k < 12 ? "" : "|\n");
+				fprintf(f, " %s", last ? "|\n" : "");
 			} else {
 				fputs("<td>", f);
 				html_esc(f, s);
-				fputs(k < 12 ? "</td>" : "</td></tr>\n", f);
+				fputs(last ? "</td></tr>\n" : "</td>", f);
 			}
 		}
 	}

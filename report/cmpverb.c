@@ -18,6 +18,8 @@ static const struct cli_opt compare_opts[] = {
 	{ 'm', "metric", "LIST", "comma-separated, repeatable (default ops_per_sec)" },
 	{ 'f', "format", "FMT", "text | markdown | json | html (default text)" },
 	{ 't', "threshold", "PCT", "noise band in percent (default 5)" },
+	{ 'e', "equivalence", "PCT", "smallest effect of interest of the equivalence\n"
+				     "tests (TOST; default: the noise band)" },
 	{ 'r', "fail-on-regression", NULL, "exit 1 when any row regressed" },
 	{ 'o', "out", "FILE", "write there (temp file + rename; a new path or a\n"
 			      "regular file, replaced), not stdout" },
@@ -56,7 +58,15 @@ static const struct cli_cmd compare_cmd = {
 		 "  p Holm  the Welch p after Holm's correction over all rows.\n"
 		 "  verdict improved / regressed when the Holm p < 0.05 and the ratio lies\n"
 		 "          outside the noise band; else inconclusive.  Lower-is-better\n"
-		 "          metrics (latencies) invert the sense.\n"
+		 "          metrics (latencies) invert the sense.  An inconclusive row\n"
+		 "          reads \"equivalent within +-5%\" (two one-sided Welch tests,\n"
+		 "          Holm over the rows, margin --equivalence) or \"underpowered:\n"
+		 "          could detect >= x1.9\".  A throughput row with a 0-op window\n"
+		 "          is decided by the Mann-Whitney p: \"collapsed: 0 ops in k of\n"
+		 "          n windows\", improved, regressed or not significant.\n"
+		 "  MDE     the smallest ratio (or its inverse) the row could have\n"
+		 "          declared: 80% power at the level Holm gives the row,\n"
+		 "          exp((t(1-a/2, df) + t(0.8, df)) * se) from Welch's se.\n"
 		 "  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
 		 "  run-to-run  with --noise: the ratio in each of the K runs, its CV, and\n"
 		 "          one run's interval, ratio * exp(+-t(K-1) * sd of log ratios);\n"
@@ -167,6 +177,14 @@ int cmd_compare(int argc, char **argv)
 			if (end == optarg || *end || !(o.threshold >= 0 && o.threshold < 10)) {
 				fprintf(stderr, "slicebench compare: --threshold \"%s\": not a "
 						"percentage in 0..1000\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'e':
+			o.equiv = strtod(optarg, &end) / 100;
+			if (end == optarg || *end || !(o.equiv > 0 && o.equiv < 10)) {
+				fprintf(stderr, "slicebench compare: --equivalence \"%s\": not a "
+						"percentage above 0 and below 1000\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;

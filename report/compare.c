@@ -20,6 +20,8 @@
 #include "aacheck.h"
 #include "calfloor.h"
 #include "cmppair.h"
+#include "cmppower.h"
+#include "../harness/keys.h"
 #include "resload.h"
 #include "../harness/stats.h"
 #include "textfmt.h"
@@ -132,8 +134,6 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	flag_outliers(flags, 'B', b, nb);
 	if (sa || sb)
 		json_array_append_new(flags, json_string("summary only: no repetitions, no test"));
-	if (!w.ok)
-		json_array_append_new(flags, json_string("values <= 0: no log test"));
 	if (ties)
 		json_array_append_new(flags, json_string("ties"));
 	row = json_pack("{s:s,s:s,s:s,s:s,s:s,s:b,s:{s:s,s:s,s:I,s:f,s:o,s:O},"
@@ -160,58 +160,24 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	json_object_set_new(row, "ratio_ci95", json_pack("[o,o]", NUM(w.lo), NUM(w.hi)));
 	json_object_set_new(row, "welch_t", NUM(w.t));
 	json_object_set_new(row, "welch_df", NUM(w.df));
+	json_object_set_new(row, "welch_se", NUM(w.se));
 	json_object_set_new(row, "welch_p", NUM(w.p));
 	json_object_set_new(row, "mw_p", NUM(mw));
 	json_object_set_new(row, "mw_exact", json_boolean(exact));
 	json_object_set_new(row, "flags", flags);
+	power_collapse(row, m, a, na, b, nb);
+	/* The mechanism's rate beside the ratio: a throughput ratio where
+	 * the extension almost never fires measures stores and protocol. */
+	double ga = res_num(ra, "summary.slice.grants_per_1000_ops");
+	double gb = res_num(rb, "summary.slice.grants_per_1000_ops");
+
+	if (isfinite(ga))
+		json_object_set_new(json_object_get(row, "a"), "grants_per_1000_ops", json_real(ga));
+	if (isfinite(gb))
+		json_object_set_new(json_object_get(row, "b"), "grants_per_1000_ops", json_real(gb));
+	if (!w.ok && !json_object_get(row, "collapse"))
+		json_array_append_new(flags, json_string("values <= 0: no log test"));
 	return row;
-}
-
-/* After Holm: the verdict.  Improved or regressed needs the adjusted Welch
- * p below alpha AND the ratio of geometric means outside the noise band;
- * a significant 1% change is still noise for a benchmark. */
-static void decide(json_t *rows, const struct cmp_opts *o)
-{
-	size_t n = json_array_size(rows), i;
-	double *p = malloc((n ? n : 1) * sizeof(*p));
-	json_t *r;
-
-	if (!p)
-		abort(); /* a few bytes per row: no partial verdicts */
-
-	json_array_foreach(rows, i, r)
-		p[i] = json_is_number(json_object_get(r, "welch_p"))
-			       ? json_number_value(json_object_get(r, "welch_p"))
-			       : NAN;
-	st_holm(p, n);
-	json_array_foreach(rows, i, r) {
-		double ratio = res_num(r, "ratio");
-		int lower = json_is_true(json_object_get(r, "lower_is_better"));
-		const char *v = "inconclusive", *why;
-		json_t *flags = json_object_get(r, "flags");
-
-		json_object_set_new(r, "holm_p", NUM(p[i]));
-		if (!isfinite(p[i])) {
-			why = "no test (fewer than 2 values per side)";
-		} else if (p[i] >= o->alpha) {
-			why = "not significant";
-		} else if (fabs(log(ratio)) < log1p(o->threshold)) {
-			why = "within noise band";
-		} else {
-			int better = lower ? ratio < 1 : ratio > 1;
-
-			v = better ? "improved" : "regressed";
-			why = "significant and beyond the noise band";
-			double mw = res_num(r, "mw_p");
-
-			if (res_num(r, "a.n") >= 4 && res_num(r, "b.n") >= 4 && mw >= o->alpha)
-				json_array_append_new(flags,
-						      json_string("Mann-Whitney disagrees"));
-		}
-		json_object_set_new(r, "verdict", json_string(v));
-		json_object_set_new(r, "why", json_string(why));
-	}
-	free(p);
 }
 
 static json_t *report_new(const struct cmp_opts *o, const char *mode)
@@ -220,9 +186,10 @@ static json_t *report_new(const struct cmp_opts *o, const char *mode)
 
 	for (size_t i = 0; i < o->nmetrics; i++)
 		json_array_append_new(mets, json_string(o->metrics[i]->name));
-	return json_pack("{s:s,s:s,s:f,s:f,s:o,s:[],s:[],s:[],s:[],s:[]}", "schema",
+	return json_pack("{s:s,s:s,s:f,s:f,s:f,s:f,s:o,s:[],s:[],s:[],s:[],s:[]}", "schema",
 			 "slicebench-compare/1", "mode", mode, "threshold_pct",
-			 100 * o->threshold, "alpha", o->alpha, "metrics", mets, "files",
+			 100 * o->threshold, "alpha", o->alpha, "power", CMP_POWER,
+			 "equivalence_pct", 100 * power_margin(o), "metrics", mets, "files",
 			 "warnings", "notes", "not_compared", "rows");
 }
 
@@ -343,7 +310,7 @@ static void finish(json_t *rep, const struct cmp_opts *o)
 	size_t i, small = 0;
 
 	json_object_del(rep, " seen");
-	decide(rows, o);
+	power_decide(rows, o);
 	json_array_foreach(rows, i, r)
 		if (res_num(r, "a.n") < 4 || res_num(r, "b.n") < 4)
 			small++;
@@ -480,13 +447,21 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 		free(k);
 	}
 	var = cmp_variation(all, n);
+	/* A baseline declared twice (a true A/A pair) is the baseline once:
+	 * its first copy, so no row is doubled. */
+	json_t *based = json_object();
+
 	json_array_foreach(res, i, b) {
 		if (strcmp(res_str(b, "workload", ""), baseline))
 			continue;
 		nbase++;
 		char *kbase = cmp_point_key(b, 0, 1);
-		json_t *q = kbase ? json_object_get(bykey, kbase) : NULL, *jv;
+		json_t *q = kbase && !json_object_get(based, kbase) ? json_object_get(bykey, kbase)
+								     : NULL, *jv;
 		size_t qi;
+
+		if (kbase)
+			json_object_set_new(based, kbase, json_true());
 
 		json_array_foreach(q, qi, jv) {
 			r = all[json_integer_value(jv)];
@@ -497,6 +472,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 	}
 	json_decref(var);
 	json_decref(bykey);
+	json_decref(based);
 	free(all);
 	if (!nbase || !paired) {
 		char seen[512] = "";
@@ -533,6 +509,7 @@ size_t cmp_regressions(const json_t *report)
 	json_t *r;
 
 	json_array_foreach(json_object_get(report, "rows"), i, r)
-		n += !strcmp(res_str(r, "verdict", ""), "regressed");
+		n += !strcmp(res_str(r, "verdict", ""), "regressed") ||
+		     !strcmp(res_str(r, "collapse.verdict", ""), "regressed");
 	return n;
 }

@@ -27,7 +27,11 @@ struct cmp_opts {
 	size_t nmetrics;
 	double threshold; /* noise band, fraction (0.05 = 5%) */
 	double alpha;	  /* family-wise, Holm-adjusted */
+	double equiv;	  /* smallest effect of interest for TOST, fraction; 0 = threshold */
 };
+
+/* The power a row's minimum detectable effect is computed for. */
+#define CMP_POWER 0.8
 
 enum cmp_format { CMP_TEXT, CMP_MARKDOWN, CMP_JSON, CMP_HTML };
 

@@ -1,0 +1,199 @@
+/* cmppower.c - the verdicts of `slicebench compare`, and what each row
+ * could have seen.
+ *
+ * A row is improved or regressed when its test, after Holm's step-down over
+ * all rows, is significant and the ratio lies outside the noise band.  Every
+ * other row says why it is not: a non-significant result is evidence of
+ * absence only when the test could have seen an effect.  So each row
+ * carries
+ *   - its minimum detectable effect: the smallest ratio a two-sided Welch
+ *     test at the level Holm gives the row (alpha / (m - k) for the k-th
+ *     smallest p of m) detects with 80% power, from the measured spread
+ *     (the standard sample-size relation d = (t(1-a/2) + t(power)) * se,
+ *     e.g. Cohen, Statistical Power Analysis, 1988, ch. 2);
+ *   - an equivalence test: two one-sided Welch tests of the log ratio
+ *     against +-log(1 + margin) (Schuirmann, J Pharmacokinet Biopharm 15,
+ *     1987), Holm-corrected over the rows as a family of their own; by
+ *     default the margin is the noise band.
+ * An inconclusive row then reads "equivalent within +-5%" or
+ * "underpowered: could detect >= x1.9".
+ *
+ * A window without a single operation is a result, not missing data: logs
+ * cannot take it, so such a throughput row is decided by the exact
+ * Mann-Whitney test on the per-window values instead, and its verdict is
+ * "collapsed". */
+#define _GNU_SOURCE
+#include "cmppower.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resload.h"
+#include "../harness/stats.h"
+
+#define NUM(x) (isfinite(x) ? json_real(x) : json_null())
+
+double power_margin(const struct cmp_opts *o)
+{
+	return o->equiv > 0 ? o->equiv : o->threshold;
+}
+
+void power_collapse(json_t *row, const struct cmp_metric *m, const double *a, size_t na,
+		    const double *b, size_t nb)
+{
+	size_t za = 0, zb = 0;
+
+	if (strcmp(m->rep_path, "ops_per_sec") || m->div_path)
+		return;
+	for (size_t i = 0; i < na; i++)
+		za += a[i] == 0;
+	for (size_t i = 0; i < nb; i++)
+		zb += b[i] == 0;
+	if (za || zb)
+		json_object_set_new(row, "collapse",
+				    json_pack("{s:I,s:I,s:I,s:I}", "a", (json_int_t)za, "a_n",
+					      (json_int_t)na, "b", (json_int_t)zb, "b_n",
+					      (json_int_t)nb));
+}
+
+/* The p the row's verdict rests on. */
+static double test_p(const json_t *r)
+{
+	const char *k = json_object_get(r, "collapse") ? "mw_p" : "welch_p";
+
+	return json_is_number(json_object_get(r, k)) ? json_number_value(json_object_get(r, k))
+						     : NAN;
+}
+
+/* The Welch test of a row, back from its JSON. */
+static struct st_welch row_welch(const json_t *r)
+{
+	struct st_welch w = { .ok = 1 };
+
+	w.ratio = res_num(r, "ratio");
+	w.se = res_num(r, "welch_se");
+	w.df = res_num(r, "welch_df");
+	w.p = res_num(r, "welch_p");
+	return w;
+}
+
+static void collapse_reading(json_t *r, double hp, const struct cmp_opts *o, int lower)
+{
+	json_t *c = json_object_get(r, "collapse");
+	double za = res_num(c, "a"), zb = res_num(c, "b");
+	double ca = res_num(r, "a.value"), cb = res_num(r, "b.value");
+	char where[96], buf[256];
+	const char *dir = "not significant";
+
+	if (za && zb)
+		snprintf(where, sizeof(where), "%.0f of %.0f windows of A and %.0f of %.0f of B",
+			 za, res_num(c, "a_n"), zb, res_num(c, "b_n"));
+	else
+		snprintf(where, sizeof(where), "%.0f of %.0f windows of %s", za ? za : zb,
+			 res_num(c, za ? "a_n" : "b_n"), za ? "A" : "B");
+	if (isfinite(hp) && hp < o->alpha && ca != cb)
+		dir = (lower ? cb < ca : cb > ca) ? "improved" : "regressed";
+	json_object_set_new(c, "verdict", json_string(dir));
+	snprintf(buf, sizeof(buf), "collapsed: 0 ops in %s, %s (Mann-Whitney)", where, dir);
+	json_object_set_new(r, "verdict", json_string("collapsed"));
+	json_object_set_new(r, "why", json_string("a window without operations: decided by "
+						  "the rank test on per-window values"));
+	json_object_set_new(r, "reading", json_string(buf));
+}
+
+/* mde and tost of row r at its Holm level; the reading of an
+ * inconclusive row. */
+static void power_row(json_t *r, double level, double tost_holm, const struct cmp_opts *o)
+{
+	struct st_welch w = row_welch(r);
+	double margin = power_margin(o);
+	double mde = isfinite(level) ? st_mde_log(&w, level, CMP_POWER) : NAN;
+	double tp = st_tost_log(&w, margin);
+	int equivalent = isfinite(tost_holm) && tost_holm < o->alpha;
+	char buf[128];
+
+	json_object_set_new(r, "holm_level", NUM(level));
+	json_object_set_new(r, "mde", isfinite(mde) ? json_pack("{s:f,s:f,s:f}", "ratio", mde,
+								 "alpha", level, "power",
+								 CMP_POWER)
+						    : json_null());
+	json_object_set_new(r, "tost",
+			    isfinite(tp) ? json_pack("{s:f,s:f,s:f,s:b}", "margin_pct", 100 * margin,
+						     "p", tp, "holm_p", tost_holm, "equivalent",
+						     equivalent)
+					 : json_null());
+	const char *v = res_str(r, "verdict", "");
+
+	if (strcmp(v, "inconclusive")) {
+		if (!json_object_get(r, "reading"))
+			json_object_set_new(r, "reading", json_string(v));
+		return;
+	}
+	if (equivalent)
+		snprintf(buf, sizeof(buf), "equivalent within +-%.3g%%", 100 * margin);
+	else if (!isfinite(mde))
+		snprintf(buf, sizeof(buf), "%s", res_str(r, "why", "no test"));
+	else if (mde <= 1 + margin)
+		snprintf(buf, sizeof(buf), "not shown equivalent within +-%.3g%% (could detect "
+					   ">= x%.3g)", 100 * margin, mde);
+	else
+		snprintf(buf, sizeof(buf), mde < 1000 ? "underpowered: could detect >= x%.3g"
+						      : "underpowered: could detect >= x%.0f", mde);
+	json_object_set_new(r, "reading", json_string(buf));
+}
+
+void power_decide(json_t *rows, const struct cmp_opts *o)
+{
+	size_t n = json_array_size(rows), i;
+	double *p = malloc(4 * (n ? n : 1) * sizeof(*p)), *level = p + n, *tost = level + n;
+	double *raw = tost + n;
+	json_t *r;
+
+	if (!p)
+		abort(); /* a few bytes per row: no partial verdicts */
+	json_array_foreach(rows, i, r) {
+		struct st_welch w = row_welch(r);
+
+		raw[i] = p[i] = test_p(r);
+		tost[i] = json_object_get(r, "collapse") ? NAN : st_tost_log(&w, power_margin(o));
+	}
+	st_holm_levels(raw, n, o->alpha, level);
+	st_holm(p, n);
+	st_holm(tost, n);
+	json_array_foreach(rows, i, r) {
+		double ratio = res_num(r, "ratio");
+		int lower = json_is_true(json_object_get(r, "lower_is_better"));
+		const char *v = "inconclusive", *why;
+		json_t *flags = json_object_get(r, "flags");
+
+		json_object_set_new(r, "holm_p", NUM(p[i]));
+		if (json_object_get(r, "collapse")) {
+			collapse_reading(r, p[i], o, lower);
+			json_object_set_new(r, "holm_level", NUM(level[i]));
+			continue;
+		}
+		if (!isfinite(p[i])) {
+			why = "no test (fewer than 2 values per side)";
+		} else if (p[i] >= o->alpha) {
+			why = "not significant";
+		} else if (fabs(log(ratio)) < log1p(o->threshold)) {
+			why = "within noise band";
+		} else {
+			int better = lower ? ratio < 1 : ratio > 1;
+
+			v = better ? "improved" : "regressed";
+			why = "significant and beyond the noise band";
+			double mw = res_num(r, "mw_p");
+
+			if (res_num(r, "a.n") >= 4 && res_num(r, "b.n") >= 4 && mw >= o->alpha)
+				json_array_append_new(flags,
+						      json_string("Mann-Whitney disagrees"));
+		}
+		json_object_set_new(r, "verdict", json_string(v));
+		json_object_set_new(r, "why", json_string(why));
+		power_row(r, level[i], tost[i], o);
+	}
+	free(p);
+}

@@ -1,0 +1,26 @@
+/* cmppower.h - what a row of compare could have seen: the verdict after
+ * Holm, the minimum detectable effect, equivalence (TOST), collapses. */
+#ifndef SB_CMPPOWER_H
+#define SB_CMPPOWER_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "compare.h"
+
+/* When metric m is throughput and a window of either side had no
+ * operation: row.collapse {a, a_n, b, b_n} (0-op windows of each side, of
+ * how many); the row is then decided by the Mann-Whitney p, not Welch's. */
+void power_collapse(json_t *row, const struct cmp_metric *m, const double *a, size_t na,
+		    const double *b, size_t nb);
+/* Holm over the rows' tests, then each row's verdict (improved, regressed,
+ * inconclusive, collapsed), holm_level, mde {ratio, alpha, power}, tost
+ * {margin_pct, p, holm_p, equivalent} and reading: the verdict in words
+ * ("underpowered: could detect >= x1.9", "equivalent within +-5%",
+ * "collapsed: 0 ops in 2 of 5 windows of B, regressed"). */
+void power_decide(json_t *rows, const struct cmp_opts *o);
+/* The smallest effect of interest of o, a fraction. */
+double power_margin(const struct cmp_opts *o);
+
+#endif
