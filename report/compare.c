@@ -148,9 +148,9 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 			(json_int_t)nb, "value", cb, "values", values_json(b, nb), "nthreads",
 			json_object_get(rb, "nthreads") ? json_object_get(rb, "nthreads")
 							: json_null());
-	free(a);
-	free(b);
 	if (!row) {
+		free(a);
+		free(b);
 		json_decref(flags);
 		return NULL;
 	}
@@ -166,6 +166,8 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	json_object_set_new(row, "mw_exact", json_boolean(exact));
 	json_object_set_new(row, "flags", flags);
 	power_collapse(row, m, a, na, b, nb);
+	free(a);
+	free(b);
 	/* The mechanism's rate beside the ratio: a throughput ratio where
 	 * the extension almost never fires measures stores and protocol. */
 	double ga = res_num(ra, "summary.slice.grants_per_1000_ops");
