@@ -90,7 +90,7 @@ def value_target($t; $mc; $r):
      if $t.per then ($x | getpath_s($t.per)) as $d | (if ($d // 0) > 0 and $v != null then $v / $d else null end) else $v end) end
    end) as $v |
   { ours: (if $v == null then null else { value: $v } end) } +
-  if $t.published.value == null then { verdict: "cannot tell", why: "no published figure" }
+  if $t.published.value == null then { verdict: "cannot tell", why: "no published figure (\($tf.sources[$t.source].where))" }
   elif $v == null then { verdict: "cannot tell", why: ("not measured here" +
         ([$r.results[] | select(.workload == $t.workload and .status != "ok") | .reason][0] // null | if . then ": \(.)" else "" end)) }
   else (refusal($t; $mc; 1)) as $no |
@@ -102,7 +102,9 @@ def value_target($t; $mc; $r):
   rows: [ $tf.targets[] as $t | ($res[$t.config] // null) as $r |
     { id: $t.id, source: $t.source, config: $t.config, kind: $t.kind, metric: ($t.metric // $t.path),
       unit: ($t.unit // "ratio"), published: $t.published, conditions: $t.conditions } +
-    if $r == null then { ours: null, verdict: "cannot tell", why: "not measured here: no result \($t.config).json", differs: [] }
+    if ($t.published.ratio // $t.published.value) == null and $r == null then
+      { ours: null, verdict: "cannot tell", why: "no published figure (\($tf.sources[$t.source].where)); not measured here", differs: [] }
+    elif $r == null then { ours: null, verdict: "cannot tell", why: "not measured here: no result \($t.config).json", differs: [] }
     else machine($r.meta) as $mc |
       { machine: $mc, differs: differs($t; $mc) } +
       (if $t.kind == "ratio" then ratio_target($t; $mc; $r) else value_target($t; $mc; $r) end)
