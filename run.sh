@@ -2,6 +2,7 @@
 # run.sh - the entry point.
 #   ./run.sh [--config FILE] [--out FILE.json] [--quiet] [--no-plot]
 #   ./run.sh --vm [--config FILE] [--out FILE.json] [vm options, see scripts/vm.sh --help]
+#   ./run.sh --replicate [--vm] [--configs DIR] [--out DIR]   published numbers beside yours
 #   ./run.sh --slurm PLAN.json [--partition P] [--resume] [--no-wait] [--results DIR]
 #   ./run.sh --local PLAN.json [--resume] | --status PLAN.json
 # Installs missing Debian packages when root, builds if needed, runs the
@@ -11,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 usage() {
-	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 # value OPTION ARGS...: OPTION must have a value (set -u would otherwise
@@ -35,7 +36,7 @@ ways_forward() {
 	echo "  way 2, a kernel for this machine: README \"Running on your own machine\", then ./run.sh --config $2 (build/slicebench info lists what else is missing)" >&2
 }
 
-mode=host config=configs/quick.json out="" quiet="" plot=1
+mode=host config=configs/quick.json out="" quiet="" plot=1 replicate=0 rconfigs=configs/replicate
 pass=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -44,6 +45,8 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=--quiet; shift ;;
 	--no-plot) plot=0; shift ;;
 	--vm) mode=vm; shift ;;
+	--replicate) replicate=1; shift ;;
+	--configs) value "$@"; rconfigs=$2; shift 2 ;;
 	--slurm | --local | --status) value "$@"; mode=${1#--}; pass+=("$2"); shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*)
@@ -63,6 +66,24 @@ esac
 make -s all
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
+# --replicate: every config of the replication kit into one directory (a
+# config that fails leaves its targets "not measured"), then the report.
+if [ "$replicate" = 1 ]; then
+	case "$mode" in host | vm) ;; *) echo "run.sh: --replicate runs on the host or with --vm" >&2; exit 2 ;; esac
+	[ -n "$out" ] || out="results/replicate-${stamp}-$(uname -n)-$mode"
+	mkdir -p "$out"
+	for c in "$rconfigs"/*.json; do
+		[ "$(basename "$c")" != targets.json ] || continue
+		r="$out/$(basename "$c")"
+		echo "replicate: $c" >&2
+		if [ "$mode" = vm ]; then
+			scripts/vm.sh --config "$c" --out "$r" $quiet "${pass[@]}" || echo "replicate: $c failed" >&2
+		else
+			build/slicebench run --config "$c" --out "$r" $quiet || echo "replicate: $c failed" >&2
+		fi
+	done
+	exec scripts/replicate.sh --targets "$rconfigs/targets.json" --results "$out"
+fi
 case "$mode" in
 host)
 	if [ -z "$out" ]; then

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# replicate.sh - the published numbers beside this machine's.
+#   scripts/replicate.sh --results DIR [--targets FILE] [--out DIR]
+# Reads the targets file (default configs/replicate/targets.json) and, per
+# target, DIR/<config>.json (a result of configs/replicate/<config>.json).
+# A ratio target's row comes from `slicebench compare --within RESULT
+# --baseline B --format json`: its ratio, 95% interval, MDE, equivalence
+# test and collapse reading decide the verdict (nothing is recomputed here):
+#   reproduced     the same direction as published (or, for a published
+#                  "no change", equivalent within compare's noise band) and
+#                  the published ratio inside the interval widened by the band;
+#   contradicted   the opposite direction, a different size, or no effect
+#                  where the MDE says the published one was within reach;
+#   cannot tell    inconclusive and the published effect below the MDE, or
+#                  no published figure, or not measured here;
+#   refused        conditions that make it a different experiment: a thread
+#                  count this machine oversubscribes where the source did
+#                  not, a load per PU beyond load_tolerance_pct of the
+#                  published one, or a preemption model the target requires.
+# Writes OUT/replicate.txt, OUT/replicate.json and OUT/index.html with one
+# gnuplot figure per target (OUT defaults to DIR/replicate).
+# Exit: 0 done, 2 bad input (the file and key named).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+targets=configs/replicate/targets.json results="" out=""
+SB=${SB:-build/slicebench}
+usage() { sed -n '2,3p' "$0" | sed 's/^# \{0,1\}//'; }
+die() { echo "replicate: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--targets | --results | --out)
+		[ $# -ge 2 ] || die "$1 needs a value"
+		declare "${1#--}=$2"
+		shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; die "unknown option '$1'" ;;
+	esac
+done
+[ -n "$results" ] || { usage >&2; die "--results DIR is required"; }
+[ -d "$results" ] || die "$results: not a directory"
+[ -r "$targets" ] || die "$targets: cannot read"
+[ -n "$out" ] || out="$results/replicate"
+
+# Validate the targets file: the first bad key, named with its path.
+err=$(jq -r --arg f "$targets" '
+  def bad($p; $m): "\($f): \($p): \($m)";
+  def num_or_null: type == "number" or type == "null";
+  if type != "object" then bad("."; "must be an object")
+  elif (.sources | type) != "object" then bad("sources"; "must be an object")
+  elif (.targets | type) != "array" or (.targets | length) == 0 then bad("targets"; "must be a non-empty array")
+  elif (.load_tolerance_pct | type) != "number" then bad("load_tolerance_pct"; "must be a number")
+  else . as $d | [.targets | to_entries[] | .key as $i | .value as $t | "targets[\($i)]" as $p |
+    if ($t | type) != "object" then bad($p; "must be an object")
+    elif ($t.id | type) != "string" then bad("\($p).id"; "must be a string")
+    elif ($d.sources[$t.source?] | type) != "object" then bad("\($p).source"; "\($t.source | tojson) is not a key of sources")
+    elif ($t.config | type) != "string" or ($t.config | test("^[a-z0-9-]+$") | not) then bad("\($p).config"; "\($t.config | tojson) is not a config name")
+    elif ($t.conditions | type) != "object" then bad("\($p).conditions"; "must be an object")
+    elif $t.kind == "ratio" then
+      if ([$t.metric, $t.arm, $t.baseline] | map(type == "string") | all | not) then bad($p; "a ratio target needs metric, arm and baseline strings")
+      elif ($t.published.ratio | num_or_null | not) or (($t.published.ratio // 1) <= 0) then bad("\($p).published.ratio"; "\($t.published.ratio | tojson) is not a positive number or null")
+      else empty end
+    elif $t.kind == "value" then
+      if ([$t.workload, $t.path] | map(type == "string") | all | not) then bad($p; "a value target needs workload and path strings")
+      elif ($t.published.value | num_or_null | not) then bad("\($p).published.value"; "\($t.published.value | tojson) is not a number or null")
+      else empty end
+    else bad("\($p).kind"; "\($t.kind | tojson) is not ratio or value") end][0] // empty
+  end' "$targets" 2>&1) || die "$targets: $err"
+[ -z "$err" ] || die "${err#replicate: }"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# One compare per config, baseline and metric; the results' meta and the
+# value targets' numbers.
+echo '{}' >"$tmp/cmp.json"
+echo '{}' >"$tmp/res.json"
+while IFS=$'\t' read -r cfg base metric; do
+	r="$results/$cfg.json"
+	[ -f "$r" ] || continue
+	jq --arg c "$cfg" --slurpfile r "$r" '.[$c] = ($r[0] | {meta, results: [.results[] | {workload, status, reason, nthreads, summary: (.summary | {slice} // null)}]})' \
+		"$tmp/res.json" >"$tmp/x" && mv "$tmp/x" "$tmp/res.json"
+	[ -n "$base" ] || continue
+	if "$SB" compare --within "$r" --baseline "$base" -m "$metric" -f json >"$tmp/c" 2>"$tmp/cerr"; then
+		jq --arg k "$cfg|$base|$metric" --slurpfile c "$tmp/c" '.[$k] = $c[0]' "$tmp/cmp.json" >"$tmp/x"
+	else
+		jq --arg k "$cfg|$base|$metric" --rawfile e "$tmp/cerr" '.[$k] = {error: $e}' "$tmp/cmp.json" >"$tmp/x"
+	fi
+	mv "$tmp/x" "$tmp/cmp.json"
+done < <(jq -r '.targets[] | [.config, (.baseline // ""), (.metric // "")] | @tsv' "$targets" | sort -u)
+
+jq -n --slurpfile T "$targets" --slurpfile C "$tmp/cmp.json" --slurpfile R "$tmp/res.json" \
+	-f scripts/replicate.jq >"$tmp/replicate.json"
+
+# The text table.
+jq -r '
+  def f: if . == null then "-" elif type == "number" then (. * 1000 | round / 1000 | tostring) else tostring end;
+  def ours: if .ours == null then "-"
+    elif .kind == "value" then (.ours.value | f)
+    else "x\(.ours.ratio | f) [\(.ours.ci95[0] | f), \(.ours.ci95[1] | f)] at \(.ours.threads) threads" end;
+  def pub: if .kind == "value" then (.published.value | f) else "x\(.published.ratio | f)" end + " (\(.published.as_published))";
+  "published numbers beside this machine'"'"'s (targets: \(.sources | keys | join(", ")))",
+  (.rows[0].machine // {} | "machine: \(.pus // "?") PUs, \(.cpu // "?"), kernel \(.kernel // "?"), preemption \(.model // "?"), virtualization \(.virtualization // "?"), slice extension \(if .slice_extension then "available" else "unavailable" end)"),
+  "",
+  (.rows[] | "\(.id)  \(.verdict | ascii_upcase)",
+    "  published  \(pub)",
+    "  here       \(ours)\(if .ours.mde then "  MDE x\(.ours.mde | f)" else "" end)",
+    "  why        \(.why)",
+    (.differs[] | "  differs    \(.)"))' "$tmp/replicate.json" >"$tmp/replicate.txt"
+
+# One figure per target: the published value beside ours with its
+# interval, on a log axis around 1 for ratios (report/gnuplot.c's terminals).
+mkdir -p "$tmp/fig"
+while IFS=$'\t' read -r id kind pub val lo hi; do
+	if [ -z "$pub$val" ]; then
+		echo "# no figure: neither a published nor a measured value" >"$tmp/fig/$id.dat"
+		continue
+	fi
+	printf '# what | value | lo | hi\n1 published %s %s %s\n2 here %s %s %s\n' \
+		"${pub:-NaN}" "${pub:-NaN}" "${pub:-NaN}" "${val:-NaN}" "${lo:-${val:-NaN}}" "${hi:-${val:-NaN}}" \
+		>"$tmp/fig/$id.dat"
+	{
+		echo "set title '$id'; set xrange [0.5:2.5]; set xtics ('published' 1, 'here' 2)"
+		if [ "$kind" = ratio ]; then
+			echo "set logscale y; set ylabel 'arm / baseline'"
+			echo "set arrow from 0.5,1 to 2.5,1 nohead dashtype 2"
+		fi
+		echo "plot '$id.dat' using 1:3:4:5 with yerrorbars pointtype 7 pointsize 1.5 notitle"
+	} >"$tmp/fig/$id.gp"
+	for t in "pngcairo size 480,320 noenhanced font 'Sans,10'|png" \
+		"svg size 480,320 noenhanced font 'Sans,10' background rgb 'white'|svg"; do
+		(cd "$tmp/fig" && gnuplot -e "set terminal ${t%|*}; set output '$id.${t#*|}'" "$id.gp") \
+			2>>"$tmp/fig/gnuplot.log" || echo "replicate: figure $id: gnuplot failed (see $out/fig/gnuplot.log)" >&2
+	done
+done < <(jq -r '.rows[] | [.id, .kind, (.published.ratio // .published.value // ""),
+	(.ours.ratio // .ours.value // ""), (.ours.ci95[0]? // ""), (.ours.ci95[1]? // "")] | @tsv' "$tmp/replicate.json")
+
+# The page: the table with each target's figure.
+jq -r '
+  def h: tostring | gsub("&"; "&amp;") | gsub("<"; "&lt;") | gsub(">"; "&gt;");
+  def f: if . == null then "-" elif type == "number" then (. * 1000 | round / 1000 | tostring) else tostring end;
+  "<!doctype html><html><head><meta charset=\"utf-8\"><title>slicebench: replication</title></head><body>",
+  "<h1>The published numbers beside this machine'"'"'s</h1>",
+  "<p>Verdicts: reproduced, contradicted, cannot tell at this power, refused (a different experiment). The rules are in scripts/replicate.sh; every number on the left comes from configs/replicate/targets.json.</p>",
+  "<table border=\"1\" cellpadding=\"4\"><tr><th>target</th><th>published</th><th>here [95% CI]</th><th>MDE</th><th>verdict</th><th>why</th></tr>",
+  (.rows[] | "<tr><td>\(.id | h)</td><td>\(.published.as_published | h)</td><td>\(if .kind == "value" then (.ours.value | f) else "x\(.ours.ratio | f) [\(.ours.ci95[0]? | f), \(.ours.ci95[1]? | f)]" end | h)</td><td>\(.ours.mde? | f)</td><td><b>\(.verdict | h)</b></td><td>\(.why | h)</td></tr>"),
+  "</table>",
+  (.rows[] | "<h2 id=\"\(.id | h)\">\(.id | h): \(.verdict | h)</h2>",
+    "<p>Source: \(.source as $s | $s | h) &mdash; conditions as published: \(.conditions | tojson | h)</p>",
+    "<figure><a href=\"fig/\(.id).svg\"><img src=\"fig/\(.id).png\" alt=\"\(.id | h): published beside here\"></a><figcaption>\(.why | h)</figcaption></figure>",
+    "<ul>\([.differs[] | "<li>\(h)</li>"] | join(""))</ul>"),
+  "<h2>Sources</h2><ul>", (.sources | to_entries[] | "<li>\(.key | h): \(.value.who // "?" | h), \(.value.what | h); \(.value.where | h)</li>"), "</ul>",
+  "</body></html>"' "$tmp/replicate.json" >"$tmp/index.html"
+
+# Everything at once: a partial report never replaces a whole one.
+mkdir -p "$out"
+rm -rf "$out/fig.new" && mv "$tmp/fig" "$out/fig.new" && rm -rf "$out/fig" && mv "$out/fig.new" "$out/fig"
+for f in replicate.json replicate.txt index.html; do mv "$tmp/$f" "$out/$f"; done
+cat "$out/replicate.txt"
+echo "replicate: $out/index.html" >&2

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# t-replicate.sh - the replication report's verdicts on synthetic results
+# (the guest's contention and rostedt-2023 results with their repetitions
+# rewritten to known ratios, against the shipped targets file), its bad
+# input, and the kit end to end on the host in small form.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+targets=configs/replicate/targets.json
+# synth IN OUT FILTER: every ok repetition's ops/s set from the filter,
+# which sees $w (workload), $n (threads) and $i (repetition index).
+synth() {
+	jq "$3 as \$f | .results |= map(if .status == \"ok\" then .workload as \$w | .nthreads as \$n |
+		.repetitions |= [to_entries[] | .key as \$i | .value | .ops_per_sec = (\$f | .[\$w] // {} | .[\$n | tostring] // [1] | .[\$i % length]) * 1e6] else . end)" "$1" >"$2"
+}
+tight='[1.0, 1.01, 0.99, 1.005, 0.995]'
+mkdir -p "$TMP/res"
+# At 1 thread on the guest's 2 PUs (the source: 1 on 28): pre at x0.83 as
+# published, rearm at x3 against the published x0.76. At 64 threads (32 per
+# PU, the source's 2.3 per CPU) pre exactly as published: refused.
+synth results/reference/contention-vm-full.json "$TMP/res/global-lock.json" "{
+	\"spin-tas\": {\"1\": $tight, \"64\": $tight},
+	\"tas+pre\": {\"1\": ($tight | map(. * 0.83)), \"64\": ($tight | map(. * 1.62))},
+	\"tas+rearm\": {\"1\": ($tight | map(. * 3))}}"
+# Rostedt's +23% with a spread no 5 repetitions resolve.
+synth results/reference/rostedt-2023-vm.json "$TMP/res/rostedt-poc.json" "{
+	\"spin-tas\": {\"4\": [0.5, 1.6, 0.7, 1.4, 1.0]},
+	\"slice-spin\": {\"4\": [1.4, 0.6, 2.0, 0.7, 1.3]}}"
+scripts/replicate.sh --results "$TMP/res" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "replicate: exit 0 on synthetic results (got $rc)" test "$rc" -eq 0
+verdict() { jq -r --arg id "$1" '.rows[] | select(.id == $id) | .verdict' "$TMP/res/replicate/replicate.json"; }
+check "replicate: pre at 1 thread, x0.83 as published, is reproduced" test "$(verdict gleixner-pre-1)" = reproduced
+check "replicate: rearm at 1 thread, x3 against x0.76, is contradicted" test "$(verdict gleixner-rearm-1)" = contradicted
+check "replicate: the POC's +23% under a x2 spread is cannot tell" test "$(verdict rostedt-poc)" = "cannot tell"
+check "replicate: 64 threads on 2 PUs is refused though its ratio matches" test "$(verdict gleixner-pre-64)" = refused
+check "replicate: the refusal names the loads" grep -q "64 threads on 2 PUs are 32 per PU, the source's 2.3 per CPU" "$TMP/out"
+check "replicate: 4 threads on 2 PUs is refused (the source did not oversubscribe)" test "$(verdict gleixner-pre-4)" = refused
+check "replicate: no published RT figure is cannot tell with its source" \
+	jq -e '.rows[] | select(.id == "rt-cyclictest") | .verdict == "cannot tell" and (.why | test("not located"))' "$TMP/res/replicate/replicate.json"
+check "replicate: the table states the CPU count that differs" grep -q "CPUs: published 28, here 2" "$TMP/out"
+check "replicate: the page has one figure per target" \
+	test "$(grep -o '<img src="fig/[a-z0-9-]*\.png"' "$TMP/res/replicate/index.html" | wc -l)" -eq "$(jq '.targets | length' "$targets")"
+check "replicate: the reproduced target's figure was drawn" test -s "$TMP/res/replicate/fig/gleixner-pre-1.png"
+
+# Bad targets files: exit 2, the file and the key named, nothing written.
+bad() { # bad NAME JQ-EDIT EXPECTED-MESSAGE
+	jq "$2" "$targets" >"$TMP/$1.json"
+	scripts/replicate.sh --targets "$TMP/$1.json" --results "$TMP/res" --out "$TMP/bad-$1" >/dev/null 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "$TMP/$1.json: $3" "$TMP/err" && [ ! -e "$TMP/bad-$1" ]; then
+		ok "replicate: bad targets ($1) -> exit 2: $3"
+	else
+		notok "replicate: bad targets ($1): rc $rc, $(cat "$TMP/err")"
+	fi
+}
+bad kind '.targets[2].kind = "rate"' 'targets[2].kind: "rate" is not ratio or value'
+bad source '.targets[0].source = "nobody"' 'targets[0].source: "nobody" is not a key of sources'
+bad ratio '.targets[1].published.ratio = "17%"' 'targets[1].published.ratio: "17%" is not a positive number or null'
+bad empty '.targets = []' 'targets: must be a non-empty array'
+printf '{"targets": [' >"$TMP/syntax.json"
+scripts/replicate.sh --targets "$TMP/syntax.json" --results "$TMP/res" --out "$TMP/bad-syntax" >/dev/null 2>"$TMP/err"
+rc=$?
+check "replicate: a truncated targets file -> exit 2 naming it (got $rc)" \
+	test "$rc" -eq 2 -a -n "$(grep -F "$TMP/syntax.json" "$TMP/err")" -a ! -e "$TMP/bad-syntax"
+
+# The kit end to end on the host, small: every shipped config with short
+# windows, two repetitions and at most 2 threads, through ./run.sh.
+mkdir -p "$TMP/kit"
+cp "$targets" "$TMP/kit/"
+for c in configs/replicate/*.json; do
+	[ "$(basename "$c")" != targets.json ] || continue
+	jq '.defaults += {duration_s: 0.05, warmup_s: 0, repetitions: 2, ci_target_pct: 0, timeout_s: 30}
+		| if .defaults.threads then .defaults.threads = [1, 2] else . end
+		| .runs |= map(del(.duration_s))
+		| if .defaults.victim then .defaults.victim.interval_us = 1000 else . end' "$c" >"$TMP/kit/$(basename "$c")"
+done
+start=$(date +%s)
+./run.sh --replicate --configs "$TMP/kit" --out "$TMP/e2e" --quiet >"$TMP/e2e.out" 2>"$TMP/e2e.err"
+rc=$?
+check "replicate: ./run.sh --replicate runs the kit and reports (rc $rc, $(($(date +%s) - start)) s)" \
+	test "$rc" -eq 0 -a -s "$TMP/e2e/replicate/index.html"
+n=$(jq '[.rows[] | select(.verdict | IN("reproduced", "contradicted", "cannot tell", "refused"))] | length' "$TMP/e2e/replicate/replicate.json" 2>/dev/null)
+check "replicate: every target has a verdict in the host run ($n)" test "${n:-0}" -eq "$(jq '.targets | length' "$targets")"
+if jq -e '.rows[0].machine.slice_extension | not' "$TMP/e2e/replicate/replicate.json" >/dev/null 2>&1; then
+	check "replicate: without the extension the slice targets say why" \
+		jq -e '.rows[] | select(.id == "gleixner-pre-1") | .why | test("not measured here: ")' "$TMP/e2e/replicate/replicate.json"
+fi
