@@ -15,7 +15,7 @@ fi
 build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev
 	libtracefs-dev libtraceevent-dev)
 run=(gnuplot-nox jq)
-check=(jq rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium)
+check=(jq valgrind rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium)
 vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file jq
 	gcc make libc6-dev)
 # The applications configs/applications.json runs in the guest, as Debian ships them.
