@@ -61,6 +61,7 @@ static const struct {
 };
 static struct wl_thread th;
 static int cpu;
+static _Atomic int running; /* the worker is pinned and about to loop */
 
 /* A key's default from its table: the value the harness runs with. */
 static uint32_t key_int(const struct key_desc *tab, const char *name)
@@ -79,6 +80,7 @@ static void *worker(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
+	atomic_store(&running, 1);
 	((void (*)(struct wl_thread *))arg)(&th);
 	return NULL;
 }
@@ -138,6 +140,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare: no CPU clock for the worker\n");
 		return 1;
 	}
+	/* The warm-up starts when the worker runs, as the harness's does
+	 * after its gate: on a loaded machine a new thread can wait longer
+	 * than a whole window for its first slice. */
+	while (!atomic_load(&running))
+		sleep_s(0.001);
 	sleep_s(atof(argv[3]));
 	double t0 = now_s(), c0 = cpu_s(wc);
 
