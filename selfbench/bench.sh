@@ -2,11 +2,16 @@
 # bench.sh - what the harness itself costs: instrumentation overhead, the
 # harness against a bare loop and the hardware floor, parity with
 # `perf bench futex lock-pi`, scale in threads, and the suites' wall times.
-#   selfbench/bench.sh [--mode full|smoke] [--out-dir DIR] [--out FILE]
+#   selfbench/bench.sh [--mode full|smoke] [--out-dir DIR] [--out FILE] [--runs N]
 #   selfbench/bench.sh --table RESULT.json     (the table of an earlier run)
+#   selfbench/bench.sh --spread RESULT.json... (harness/bare across runs)
 # Writes DIR/<utc>-<host>.json ({"schema": "slicebench/1", "kind": "bench"})
-# and prints the table.  `make bench` runs it; `make check` runs the smoke
-# mode, which only keeps this script from rotting: its numbers mean nothing.
+# and prints the table.  --runs N (make bench BENCH_RUNS=N) runs the whole
+# bench N separate times, one document each, then writes
+# DIR/<utc>-<host>-spread.json ("kind": "bench-spread") and prints each
+# run's harness/bare ratio and their spread.  `make bench` runs it; `make
+# check` runs the smoke mode, which only keeps this script from rotting:
+# its numbers mean nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +20,7 @@ SB=$BUILD/slicebench
 BIN=$BUILD/selfbench
 mode=full outdir=results/bench out=""
 
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # The markdown table of a bench result: ratios with their 95% intervals.
 table() { # table RESULT.json
@@ -34,7 +39,7 @@ table() { # table RESULT.json
 	 elif .section == "slice_trace" then
 		"| grant-duration tracing | slice-test ops/s, slice_trace 1 / 0 | \(.traced_vs_untraced.median | f(3)) | \(.traced_vs_untraced | ci) | | |"
 	 elif .section == "harness_vs_bare" then
-		"| harness vs bare loop, per on-CPU s | \(.workload) (\(.ns_per_op.harness | f(2)) vs \(.ns_per_op.bare | f(2)) ns/op; wall ratio \(.harness_vs_bare_wall.gmean | f(3)); CPU share \(.cpu_share.harness | f(2)) vs \(.cpu_share.bare | f(2))) | \(.harness_vs_bare.gmean | f(3)) | \(.harness_vs_bare | ci) | >= 0.97 | \(.met | yn) |"
+		"| harness vs bare loop, per on-CPU s | \(.workload) (\(.ns_per_op.harness | f(2)) vs \(.ns_per_op.bare | f(2)) ns/op; wall ratio \(.harness_vs_bare_wall.gmean | f(3)); CPU share \(.cpu_share.harness | f(2)) vs \(.cpu_share.bare | f(2))) | \(.harness_vs_bare.gmean | f(3)) | \(.harness_vs_bare | ci) | 0.97..1.03 | \(.met | yn) |"
 	 elif .section == "placement_cost" then
 		"| placement cost, 1 thread, per on-CPU s | \(.lock)+\(.placement)\(if .arm == "dry" then "+dry" else "" end) / \(.lock)+\(.against) (\(.ns_per_op.arm | f(2)) vs \(.ns_per_op.against | f(2)) ns/op, \(.cost_ns_per_op | f(2)) ns) | \(.ratio.gmean | f(3)) | \(.ratio | ci) | | |"
 	 elif .section == "floor" then
@@ -56,12 +61,54 @@ table() { # table RESULT.json
 		"| suite | \(.name) | \(.value // .status) | | | \(.reason) |"
 	 end)' "$1"
 }
+# The harness/bare ratios of separate bench runs and their spread: the
+# document (stdout) of `--spread`.  The target is on the spread: every
+# run's ratio (geometric mean of its rounds) of every workload within
+# 0.97..1.03, as an A/A comparison of two arms running the same loop.
+spread_doc() { # spread_doc RESULT.json...
+	jq -s --arg utc "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		--argjson files "$(printf '%s\n' "$@" | jq -R . | jq -sc .)" '
+	  . as $docs
+	  | {schema: "slicebench/1", kind: "bench-spread",
+	     meta: {utc: $utc, runs: $files, machine: ($docs[0].meta.bench.machine // null),
+	            loadavg: [$docs[] | (.results[] | select(.section == "machine_load") | .loadavg) // null],
+	            other_share: [$docs[] | (.results[] | select(.section == "machine_load") | .other_share) // null]},
+	     results: [$docs[0].results[] | select(.section == "harness_vs_bare") | .workload] | unique
+	      | map(. as $w | [$docs[] | (.results[] | select(.section == "harness_vs_bare" and .workload == $w))
+	                       // {status: "missing"}] as $r
+	        | ($r | map(.harness_vs_bare.gmean // null)) as $g
+	        | {section: "harness_vs_bare_spread", workload: $w,
+	           runs: [$r[] | {status, gmean: (.harness_vs_bare.gmean // null),
+	                  ci95_lo: (.harness_vs_bare.ci95_lo // null), ci95_hi: (.harness_vs_bare.ci95_hi // null)}],
+	           min: ($g | min), max: ($g | max),
+	           spread: (if any($g[]; . == null) then null else ($g | max) - ($g | min) end),
+	           target: {each_run_gmean_min: 0.97, each_run_gmean_max: 1.03},
+	           met: all($g[]; . != null and . >= 0.97 and . <= 1.03)})}' "$@"
+}
+spread_table() { # spread_table SPREAD.json
+	jq -r 'def f: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
+	  (.meta.runs | length) as $n
+	  | "| workload | \([range($n) | "run \(. + 1)"] | join(" | ")) | spread | every run in 0.97..1.03 |",
+	    "|---|\([range($n) | "---"] | join("|"))|---|---|",
+	    (.results[] | "| \(.workload) | \([.runs[] | "\(.gmean | f) [\(.ci95_lo | f), \(.ci95_hi | f)]"] | join(" | ")) | \(.spread | f) | \(if .met then "yes" else "NO" end) |"),
+	    "load average (1 5 15 min) at each run'"'"'s end: \(.meta.loadavg | map(split(" ") | .[0:3] | join(" ")) | join("; "))"' "$1"
+}
+runs=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=${2:-}; shift 2 ;;
 	--out-dir) outdir=${2:-}; shift 2 ;;
 	--out) out=${2:-}; shift 2 ;;
+	--runs) runs=${2:-}; shift 2 ;;
 	--table) table "${2:?--table needs a file}"; exit 0 ;;
+	--spread)
+		shift
+		[ $# -gt 0 ] || { echo "bench.sh: --spread needs result files" >&2; exit 2; }
+		W=$(mktemp)
+		spread_doc "$@" >"$W" && spread_table "$W"
+		rm -f "$W"
+		exit 0
+		;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "bench.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -90,6 +137,24 @@ smoke)
 	;;
 *) echo "bench.sh: --mode must be full or smoke" >&2; exit 2 ;;
 esac
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: --runs must be a positive integer, not '$runs'" >&2; exit 2; }
+# N separate runs: each a bench of its own (its own processes, its own
+# document), one after the other, then their spread.
+if [ "$runs" -gt 1 ]; then
+	[ -z "$out" ] || { echo "bench.sh: --out names one document; with --runs use --out-dir" >&2; exit 2; }
+	stem=$outdir/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)
+	files=()
+	for ((r = 1; r <= runs; r++)); do
+		printf 'bench: run %d of %d\n' "$r" "$runs" >&2
+		"$0" --mode "$mode" --out "$stem-run$r.json" --runs 1
+		files+=("$stem-run$r.json")
+	done
+	spread_doc "${files[@]}" >"$stem-spread.json.tmp"
+	mv "$stem-spread.json.tmp" "$stem-spread.json"
+	spread_table "$stem-spread.json"
+	echo "bench: $stem-spread.json" >&2
+	exit 0
+fi
 for b in "$SB" "$BIN/bare" "$BIN/sleepcost" "$BIN/switchcost" "$BIN/ratio" "$BIN/writecost"; do
 	[ -x "$b" ] || { echo "bench.sh: $b missing: run 'make bench'" >&2; exit 2; }
 done
@@ -253,12 +318,16 @@ unset v
 # --- 2. Harness against a bare loop, and the hardware floor ---------------
 # Same work: 1 thread on the first PU of "compact", cs_ns 0, think_ns 0, one
 # shared line written per critical section; the harness as users run it
-# (sampled loop, default events).
+# (sampled loop, default events).  The bare program runs the same loop
+# function, compiled from the same header on the same 64-byte boundary
+# (selfbench/bare.c): an A/A comparison of the harness around that loop,
+# whose target is a ratio within 0.97..1.03.
 cpu0=$("$SB" info --json | jq '.topology.allowed_cpus | if type == "array" then .[0]
 	else (tostring | capture("^(?<n>[0-9]+)").n | tonumber) end')
-hb=$(jq -nc --argjson d "$pr_dur" --argjson w "$pr_warm" \
-	'{threads: 1, cs_ns: 0, think_ns: 0, cachelines: 1, pin: "compact",
-	  repetitions: 1, duration_s: $d, warmup_s: $w}')
+# The run object is selfbench/configs/hvb.json, which loopsame.sh runs
+# under callgrind too: the harness loop it names is the one bare.c runs.
+hb=$(jq -c --argjson d "$pr_dur" --argjson w "$pr_warm" '. + {duration_s: $d, warmup_s: $w}' \
+	selfbench/configs/hvb.json)
 harness_vs_bare() { # harness_vs_bare WORKLOAD: one result line
 	local wl=$1 out h b
 	out=$(rounds "$pr_rounds" "$(jq -c --arg w "$wl" '. + {workload: $w}' <<<"$hb")" "bare:$wl")
@@ -280,8 +349,8 @@ harness_vs_bare() { # harness_vs_bare WORKLOAD: one result line
 		  cpu_share: {harness: ($h | map(.share) | med), bare: ($b | map(.share) | med)},
 		  harness_vs_bare: $rc, harness_vs_bare_wall: $rw,
 		  ns_per_op: {harness: (1e9 / ($h | map(.cpu) | med)), bare: (1e9 / ($b | map(.cpu) | med))},
-		  target: {ratio: "harness_vs_bare.gmean (per on-CPU second)", min: 0.97},
-		  met: ($rc.gmean >= 0.97)}'
+		  target: {ratio: "harness_vs_bare.gmean (per on-CPU second)", min: 0.97, max: 1.03},
+		  met: ($rc.gmean >= 0.97 and $rc.gmean <= 1.03)}'
 }
 floor_locks="{}"
 for wl in "${hvb_wl[@]}"; do
@@ -549,15 +618,30 @@ jq -n --arg c "${cold:-not recorded}" '{section: "suite", name: "cold kernel bui
 [ -n "$out" ] || out="$outdir/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n).json"
 mkdir -p "$(dirname "$out")"
 "$SB" info --json >"$W/meta.json"
+# What can make two machines disagree about the same loops: the CPU and its
+# microcode (a VM's /proc/cpuinfo may have no microcode line), the
+# compiler that built both programs (the .comment GCC and clang leave in
+# the binary), and where the loop functions sit (selfbench/loopsame.sh).
+cpuinfo() { awk -F': *' -v k="$1" '$1 ~ "^" k "[ \t]*$" { print $2; exit }' /proc/cpuinfo; }
+machine=$(jq -n --arg model "$(cpuinfo 'model name')" --arg fam "$(cpuinfo 'cpu family')" \
+	--arg mod "$(cpuinfo model)" --arg step "$(cpuinfo stepping)" --arg mc "$(cpuinfo microcode)" \
+	--arg cc "$(readelf -p .comment "$SB" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] *//p' | sort -u | paste -sd';' -)" \
+	--argjson loops "$(BUILD=$BUILD selfbench/loopsame.sh "${hvb_wl[@]}" | jq -s 'map(del(.callgrind))')" \
+	'{cpu_model: $model, cpu_family: $fam, cpu_model_number: $mod, stepping: $step,
+	  microcode: (if $mc == "" then null else $mc end),
+	  microcode_reason: (if $mc == "" then "no microcode line in /proc/cpuinfo (a virtual machine shows none)" else null end),
+	  compiler: $cc,
+	  alignment: {loop_function_bytes: 64, how: "__attribute__((aligned(WL_LOOP_ALIGN))) on each loop function (harness/loop.h); loops inside it at the compiler default, the same flags for both programs",
+	              loops: $loops}}')
 times >"$W/times.txt" # here, not in a subshell: the subshell has no children
 jq -n --argjson w "$(jq -n "$(date +%s.%N) - $bench_t0")" --argjson b "$(jq -n "$(cpu_s) - $busy0")" \
 	--argjson o "$(own_s "$W/times.txt")" --argjson c "$(getconf _NPROCESSORS_ONLN)" --arg la "$(cat /proc/loadavg)" \
 	'{section: "machine_load", status: "ok", wall_s: $w, cpus: $c, busy_cpu_s: $b, bench_cpu_s: $o,
 	  other_cpu_s: ([$b - $o, 0] | max), other_share: ([$b - $o, 0] | max / ($w * $c)), loadavg: $la}' | add
-jq -n --slurpfile m "$W/meta.json" --slurpfile r <(jq -s . "$RES") --arg mode "$mode" \
+jq -n --slurpfile m "$W/meta.json" --slurpfile r <(jq -s . "$RES") --arg mode "$mode" --argjson mach "$machine" \
 	--arg utc "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 	'{schema: "slicebench/1", kind: "bench",
-	  meta: ($m[0] + {utc: $utc, bench: {mode: $mode, command: "make bench BENCH_MODE=\($mode)"}}),
+	  meta: ($m[0] + {utc: $utc, bench: {mode: $mode, command: "make bench BENCH_MODE=\($mode)", machine: $mach}}),
 	  results: $r[0]}' >"$out.tmp"
 mv "$out.tmp" "$out"
 table "$out"

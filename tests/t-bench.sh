@@ -24,6 +24,24 @@ f=$TMP/bench.json
 check "bench: envelope schema slicebench/1, kind bench, meta from info" \
 	jq -e '.schema == "slicebench/1" and .kind == "bench" and (.meta.kernel.release | length > 0)
 	       and .meta.bench.mode == "smoke"' "$f"
+check "bench: meta names the CPU, its microcode or why not, the compiler and the loops' alignment" \
+	jq -e '.meta.bench.machine | (.cpu_model | length > 0) and (.compiler | length > 0)
+	       and (.microcode != null or (.microcode_reason | length > 0))
+	       and .alignment.loop_function_bytes == 64 and (.alignment.loops | length > 0)
+	       and all(.alignment.loops[]; .same_code and .offset64.harness == 0 and .offset64.bare == 0)' "$f"
+# The spread of two runs that are one and the same document: zero.
+if selfbench/bench.sh --spread "$f" "$f" >"$TMP/spread.md" 2>"$TMP/spread.err"; then
+	check "bench: --spread of one run twice shows both runs and a zero spread" \
+		grep -Eq '^\| spin-tas \| [0-9.]+ \[[0-9., ]+\] \| [0-9.]+ \[[0-9., ]+\] \| 0 \|' "$TMP/spread.md"
+else
+	notok "bench: --spread failed: $(tail -n 1 "$TMP/spread.err")"
+fi
+runs_refused() {
+	local out rc=0
+	out=$(selfbench/bench.sh --runs 0 2>&1) || rc=$?
+	[ "$rc" = 2 ] && grep -q "positive integer, not '0'" <<<"$out"
+}
+check "bench: --runs 0 refused with exit 2 and the value named" runs_refused
 for s in overhead harness_vs_bare placement_cost floor parity scale scale_fit suite machine_load; do
 	check "bench: section $s present" jq -e --arg s "$s" 'any(.results[]; .section == $s)' "$f"
 done
