@@ -83,6 +83,28 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# ---------------------------------------------------------------- locking
+# Several users share one cache: make check, ./run.sh --vm in another
+# terminal, every task of a Slurm array on a fresh node.  Each artefact
+# has a lock file; whoever holds it builds, the others wait and then
+# find the artefact done.  flock(1) locks die with their holder (the
+# kernel drops them when the last descriptor closes), so a killed
+# builder never blocks the next one; what it left without its .done is
+# started over.  A compile inherits the lock: a make left running by a
+# killed build.sh still holds it until it ends.
+#
+# lock_wait FILE: open FILE on a new descriptor of this shell and hold
+# an exclusive lock on it (until this shell, or subshell, exits).
+lock_wait() {
+	local f=$1 fd
+	mkdir -p "$(dirname "$f")"
+	exec {fd}>"$f"
+	if ! flock -n "$fd"; then
+		log "waiting for another user of the cache (lock $f)"
+		flock "$fd"
+	fi
+}
+
 # ---------------------------------------------------------------- private apt
 APTDIR="$CACHE/apt"
 DEBDIR="$CACHE/deb"
@@ -117,7 +139,12 @@ apt_private() {
 	if [ "$APT_UPDATED" = 0 ]; then
 		log "updating private package lists ($SUITE)"
 		apt-get "${opts[@]}" -qq update >&2 || die "private apt-get update failed"
-		rm -f "$APTDIR"/.updated-by-*
+		# other users' stamps stay while they run; a dead one's goes
+		local s
+		for s in "$APTDIR"/.updated-by-*; do
+			[ -e "$s" ] || continue
+			kill -0 "${s##*-}" 2>/dev/null || rm -f "$s"
+		done
 		: >"$stamp"
 	fi
 	apt-get "${opts[@]}" "$@"
@@ -145,8 +172,18 @@ cached_deb() {
 
 # Downloads land in a private directory and are moved into $DEBDIR only
 # once apt-get has checked them, so a download killed half-way leaves no
-# .deb that a later run would take for a whole one.
+# .deb that a later run would take for a whole one.  One user at a time
+# updates the private lists and downloads (apt-get locks its lists
+# directory and fails at once, "Could not get lock", rather than wait);
+# the next one finds the package there.  Runs in a subshell: the lock
+# ends with it.
 fetch_deb() {
+	(
+		lock_wait "$CACHE/.lock-apt"
+		fetch_deb_locked "$1"
+	)
+}
+fetch_deb_locked() {
 	local pkg=$1 deb part f
 	mkdir -p "$DEBDIR"
 	deb=$(cached_deb "${pkg}_*.deb")
@@ -154,6 +191,7 @@ fetch_deb() {
 		printf '%s\n' "$deb"
 		return
 	fi
+	# under the lock, any .partial-* is a dead user's
 	rm -rf "$DEBDIR"/.partial-*
 	part=$(mktemp -d "$DEBDIR/.partial-XXXXXX")
 	log "downloading $pkg"
@@ -191,20 +229,25 @@ if [ "$MODE" = debian-image ]; then
 	fi
 	rel=$(basename "$deb" | sed 's/^linux-binary-\([^_]*\)_.*/\1/')
 	out="$CACHE/debian-image/$rel-$(deb_version "$deb" | tr -c 'A-Za-z0-9.\n-' '_')"
+	[ -f "$out/.done" ] || lock_wait "$out.lock"
 	if [ ! -f "$out/.done" ]; then
+		# unpacked beside, renamed into place whole
 		log "unpacking linux-binary-$rel"
-		rm -rf "$out" && mkdir -p "$out/x"
-		dpkg-deb -x "$deb" "$out/x"
+		rm -rf "$out" "$out".part-*
+		part=$(mktemp -d "$out.part-XXXXXX")
+		dpkg-deb -x "$deb" "$part/x"
 		base=$(cached_deb "linux-base-${rel}_*.deb")
-		[ -n "$base" ] && dpkg-deb -x "$base" "$out/x"
-		vmlinuz=$(find "$out/x" -name 'vmlinuz*' -type f -print -quit)
+		[ -n "$base" ] && dpkg-deb -x "$base" "$part/x"
+		vmlinuz=$(find "$part/x" -name 'vmlinuz*' -type f -print -quit)
 		[ -n "$vmlinuz" ] || die "no vmlinuz in $deb"
-		mv "$vmlinuz" "$out/vmlinuz"
-		cfg=$(find "$out/x" \( -name config -o -name 'config-*' \) -type f -print -quit)
-		[ -n "$cfg" ] && mv "$cfg" "$out/config"
-		printf '%s\n' "$rel" >"$out/kernelrelease"
-		rm -rf "$out/x"
-		touch "$out/.done"
+		mv "$vmlinuz" "$part/vmlinuz"
+		cfg=$(find "$part/x" \( -name config -o -name 'config-*' \) -type f -print -quit)
+		[ -n "$cfg" ] && mv "$cfg" "$part/config"
+		printf '%s\n' "$rel" >"$part/kernelrelease"
+		rm -rf "$part/x"
+		touch "$part/.done"
+		chmod 755 "$part"
+		mv "$part" "$out"
 	fi
 	printf '%s\n' "$out/vmlinuz"
 	exit 0
@@ -397,13 +440,19 @@ fi
 
 # ------------------------------------------------------------- unpack
 start=$(date +%s)
-mkdir -p "$CACHE/kernel"
-LOCK="$CACHE/kernel/.lock-$key"
-exec 9>"$LOCK"
-flock 9
+# one builder per build directory; a second one waits, then takes the
+# finished kernel
+lock_wait "$CACHE/kernel/.lock-$(basename "$OUT")"
+if [ "$MODE" = build ] && [ -f "$OUT/.done" ] && [ -f "$(artifact)" ]; then
+	log "built meanwhile by another user of the cache: $OUT"
+	artifact
+	exit 0
+fi
 
 if [ -z "$KSRC" ]; then
 	PRISTINE="$CACHE/src/linux-source-$srcver"
+	# the one pristine tree of this source, copied by every build of it
+	[ -f "$PRISTINE/.done" ] || lock_wait "$CACHE/src/.lock-linux-source-$srcver"
 	if [ ! -f "$PRISTINE/.done" ]; then
 		log "unpacking $(basename "$deb")"
 		rm -rf "$PRISTINE" "$PRISTINE.tmp"
@@ -515,8 +564,9 @@ if [ "$rc" != 0 ]; then
 	grep -E -B2 -A8 'error:|Error [0-9]' "$OUT/build.log" | tail -n 40 >&2 || tail -n 40 "$OUT/build.log" >&2
 	die "kernel build failed (make exit $rc), see $OUT/build.log"
 fi
-grep -c -E "$KBUILD_STEP" "$OUT/build.log" \
-	>"$UNITS_FILE" || true
+# beside, then renamed: another build's progress may be reading it
+grep -c -E "$KBUILD_STEP" "$OUT/build.log" >"$UNITS_FILE.$$" || true
+mv -f "$UNITS_FILE.$$" "$UNITS_FILE"
 cp "$BLD/.config" "$OUT/config"
 make -s -C "$SRC" O="$BLD" kernelrelease >"$OUT/kernelrelease"
 if [ "$TARGET" = bare-metal ]; then
