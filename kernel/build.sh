@@ -17,6 +17,7 @@ REFRESH=0
 TARGET=guest
 BASE_CONFIG=running
 LOCALMOD=""
+VARIANT=default
 
 usage() {
 	cat <<EOF
@@ -31,6 +32,10 @@ of the build inputs (patches, config fragment, this script's recipe).
   --ksrc DIR      use an existing kernel tree instead (also: KSRC=DIR);
                   it is copied, never modified
   --jobs N        parallel make jobs (default: nproc+1)
+  --variant NAME  default (the guest kernel as it always was), or one of
+                  kernel/variants/: none (preempt=none and voluntary
+                  restored beside full and lazy), rt (PREEMPT_RT); each
+                  has its own cache key and is built only when asked for
   --refresh       ask the registry for a newer source package even if
                   one is cached
   --print-path    print the cached bzImage path, fail if not built
@@ -69,6 +74,8 @@ while [ $# -gt 0 ]; do
 	--ksrc=*) KSRC=${1#*=}; shift ;;
 	--jobs) JOBS=${2:?--jobs needs a value}; shift 2 ;;
 	--refresh) REFRESH=1; shift ;;
+	--variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
+	--variant=*) VARIANT=${1#*=}; shift ;;
 	--print-path) MODE=print-path; shift ;;
 	--print-dir) MODE=print-dir; shift ;;
 	--debian-image) MODE=debian-image; shift ;;
@@ -82,6 +89,21 @@ while [ $# -gt 0 ]; do
 	*) log "unknown option: $1"; usage >&2; exit 2 ;;
 	esac
 done
+
+# A variant is a directory of kernel/variants/: its *.patch files apply
+# after patches/, its *.config lines override the target's fragment.
+VARDIR=""
+if [ "$VARIANT" != default ]; then
+	VARDIR="$KDIR/variants/$VARIANT"
+	if [[ ! "$VARIANT" =~ ^[a-z0-9][a-z0-9-]*$ ]] || [ ! -d "$VARDIR" ]; then
+		log "--variant: no such variant '$VARIANT' (default$(cd "$KDIR/variants" && printf ', %s' *))"
+		exit 2
+	fi
+	if [ "$MODE" = debian-image ]; then
+		log "--variant $VARIANT: --debian-image is Debian's own kernel, it has no variants"
+		exit 2
+	fi
+fi
 
 # ---------------------------------------------------------------- locking
 # Several users share one cache: make check, ./run.sh --vm in another
@@ -321,6 +343,12 @@ inputs_hash() {
 			printf 'base %s\n' "$(printf '%s\n' "$BASE_TEXT" | sha256sum)"
 			printf 'lsmod %s\n' "$(printf '%s\n' "$LSMOD_TEXT" | sha256sum)"
 		fi
+		# the default variant adds nothing: its key is the one it always had
+		if [ -n "$VARDIR" ]; then
+			printf 'variant %s\n' "$VARIANT"
+			find "variants/$VARIANT" -type f \( -name '*.patch' -o -name '*.config' \) -print0 |
+				LC_ALL=C sort -z | xargs -0 -r sha256sum
+		fi
 	) | sha256sum | cut -c1-16
 }
 
@@ -390,7 +418,6 @@ if [ -n "$KSRC" ]; then
 	srcver=$(make -s -C "$KSRC" kernelversion 2>/dev/null) || die "cannot read kernel version of $KSRC"
 	srcid="ksrc:$KSRC:$srcver:$(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
 	keyname="ksrc-$srcver"
-	[ "$TARGET" = guest ] || keyname="$keyname-bare-metal"
 else
 	if [ "$MODE" = build ] || [ "$MODE" = prepare ]; then
 		deb=$(fetch_deb "linux-source-$KVER")
@@ -401,8 +428,9 @@ else
 	srcver=$(deb_version "$deb")
 	srcid="debian:linux-source-$KVER:$srcver"
 	keyname="$srcver"
-	[ "$TARGET" = guest ] || keyname="$srcver-bare-metal"
 fi
+[ -z "$VARDIR" ] || keyname="$keyname-$VARIANT"
+[ "$TARGET" = guest ] || keyname="$keyname-bare-metal"
 key="$(printf '%s' "$keyname" | tr -c 'A-Za-z0-9.\n-' '_')-$(printf '%s\n%s\n' "$srcid" "$(inputs_hash)" | sha256sum | cut -c1-12)"
 OUT="$CACHE/kernel/$key"
 
@@ -487,6 +515,9 @@ fi
 # ------------------------------------------------------------- patches
 shopt -s nullglob
 patches=("$KDIR"/patches/*.patch)
+[ -z "$VARDIR" ] || patches+=("$VARDIR"/*.patch)
+vfrags=()
+[ -z "$VARDIR" ] || vfrags=("$VARDIR"/*.config)
 shopt -u nullglob
 for p in "${patches[@]}"; do
 	# break hard links of the files this patch touches
@@ -494,7 +525,7 @@ for p in "${patches[@]}"; do
 		if [ -f "$SRC/$f" ]; then
 			cp -p "$SRC/$f" "$SRC/$f.sbtmp" && mv -f "$SRC/$f.sbtmp" "$SRC/$f"
 		fi
-	done < <(sed -n 's|^+++ b/||p' "$p")
+	done < <(sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$p")
 	if ! patch -d "$SRC" -p1 --forward --batch --no-backup-if-mismatch -s <"$p" >&2; then
 		die "patch does not apply: $(basename "$p")"
 	fi
@@ -504,8 +535,23 @@ done
 # ------------------------------------------------------------- config
 BLD="$OUT/build"
 mkdir -p "$BLD"
+FRAG="$KDIR/configs/guest.config"
+[ "$TARGET" = guest ] || FRAG="$KDIR/configs/bare-metal.config"
+if [ -n "$VARDIR" ]; then
+	# one fragment: the target's lines, each option a variant sets taken
+	# out, then the variant's; the release names the variant
+	# (7.3.4-none, 7.3.4-slicebench-rt), so does `uname -r`
+	base_lv=$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' "$FRAG")
+	{
+		cat "${vfrags[@]}" /dev/null |
+			awk -F= '/^CONFIG_/ { print "^" $1 "=" }' |
+			grep -v -f - "$FRAG" | grep -v '^CONFIG_LOCALVERSION=' || true
+		cat "${vfrags[@]}" /dev/null
+		printf 'CONFIG_LOCALVERSION="%s-%s"\n' "$base_lv" "$VARIANT"
+	} >"$OUT/fragment.config"
+	FRAG="$OUT/fragment.config"
+fi
 if [ "$TARGET" = guest ]; then
-	FRAG="$KDIR/configs/guest.config"
 	log "configuring: allnoconfig + $(basename "$FRAG")"
 	make -s -C "$SRC" O="$BLD" KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2
 	make -s -C "$SRC" O="$BLD" olddefconfig >&2
@@ -513,7 +559,6 @@ else
 	# base (brought to this source's options first: it may be another
 	# version's), then localmodconfig, then the fragment on top, so that
 	# localmodconfig cannot take back what the suite needs
-	FRAG="$KDIR/configs/bare-metal.config"
 	log "configuring: $BASE_DESC${LOCALMOD:+ + localmodconfig} + $(basename "$FRAG")"
 	printf '%s\n' "$BASE_TEXT" >"$OUT/base.config"
 	cp "$OUT/base.config" "$BLD/.config"
