@@ -203,9 +203,36 @@ static json_t *kconfig_json(const char *cfg, const char *src)
 	return o;
 }
 
+/* The kernel variant (kernel/build.sh --variant): slicebench.variant= on
+ * the command line (scripts/vm.sh passes it); else a bare-metal build's
+ * release, "-slicebench" for the default, "-slicebench-NAME" for another;
+ * else null: not a kernel the suite built. */
+static void variant_set(json_t *o, const char *cmdline, const char *release)
+{
+	const char *p = cmdline ? strstr(cmdline, "slicebench.variant=") : NULL;
+	const char *r = strstr(release, "-slicebench");
+	char v[32];
+
+	if (p && (p == cmdline || p[-1] == ' ')) {
+		p += strlen("slicebench.variant=");
+		snprintf(v, sizeof(v), "%.*s", (int)strcspn(p, " \n"), p);
+		json_object_set_new(o, "variant", json_string(v));
+		json_object_set_new(o, "variant_source", json_string("slicebench.variant= on the kernel command line"));
+	} else if (r) {
+		r += strlen("-slicebench");
+		json_object_set_new(o, "variant", json_string(*r == '-' ? r + 1 : "default"));
+		json_object_set_new(o, "variant_source", json_string("the kernel release"));
+	} else {
+		json_object_set_new(o, "variant", json_null());
+		json_object_set_new(o, "variant_source",
+				    json_string("no slicebench.variant= on the command line, no -slicebench release"));
+	}
+}
+
 /* Current model: debugfs sched/preempt marks it "(full)"; else preempt=
- * on the command line; else the config's default. */
-static json_t *preempt_json(const char *cfg, const char *cmdline)
+ * on the command line; else the config's default.  Beside it, the kernel
+ * variant, which decides which models there are to choose from. */
+static json_t *preempt_json(const char *cfg, const char *cmdline, const char *release)
 {
 	const char *why = NULL;
 	char *dbg = sysinfo_debugfs_read("sched/preempt", &why), buf[16];
@@ -242,8 +269,11 @@ static json_t *preempt_json(const char *cfg, const char *cmdline)
 		}
 	}
 	free(dbg);
-	return json_pack("{s:s,s:s}", "model", model, "source",
-			 *src ? src : "no debugfs, cmdline or kernel config");
+	json_t *o = json_pack("{s:s,s:s}", "model", model, "source",
+			      *src ? src : "no debugfs, cmdline or kernel config");
+
+	variant_set(o, cmdline, release);
+	return o;
 }
 
 /* CPUID leaf 0x40000000 names the hypervisor; TCG says "TCGTCGTCGTCG". */
@@ -351,7 +381,7 @@ json_t *sysinfo_json(void)
 				      "machine", u.machine));
 	json_object_set_new(o, "cmdline", json_string(cmdline ? cmdline : ""));
 	json_object_set_new(o, "kconfig", kconfig_json(cfg, src));
-	json_object_set_new(o, "preemption", preempt_json(cfg, cmdline));
+	json_object_set_new(o, "preemption", preempt_json(cfg, cmdline, u.release));
 	const char *h = kconfig_val(cfg, "CONFIG_HZ", hz, sizeof(hz));
 
 	json_object_set_new(o, "hz", h ? json_integer(atoi(h)) : json_null());

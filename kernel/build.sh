@@ -18,6 +18,7 @@ TARGET=guest
 BASE_CONFIG=running
 LOCALMOD=""
 PRINT_ONLY=0
+VARIANT=default
 
 usage() {
 	cat <<EOF
@@ -32,6 +33,10 @@ of the build inputs (patches, config fragment, this script's recipe).
   --ksrc DIR      use an existing kernel tree instead (also: KSRC=DIR);
                   it is copied, never modified
   --jobs N        parallel make jobs (default: nproc+1)
+  --variant NAME  default (the guest kernel as it always was), or one of
+                  kernel/variants/: none (preempt=none and voluntary
+                  restored beside full and lazy), rt (PREEMPT_RT); each
+                  has its own cache key and is built only when asked for
   --refresh       ask the registry for a newer source package even if
                   one is cached
   --print-path    print the cached artefact (bzImage; with --debian-image
@@ -71,6 +76,8 @@ while [ $# -gt 0 ]; do
 	--ksrc=*) KSRC=${1#*=}; shift ;;
 	--jobs) JOBS=${2:?--jobs needs a value}; shift 2 ;;
 	--refresh) REFRESH=1; shift ;;
+	--variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
+	--variant=*) VARIANT=${1#*=}; shift ;;
 	--print-path) PRINT_ONLY=1; shift ;;
 	--print-dir) MODE=print-dir; shift ;;
 	--debian-image) MODE=debian-image; shift ;;
@@ -89,6 +96,43 @@ done
 if [ "$PRINT_ONLY" = 1 ] && [ "$MODE" != debian-image ]; then
 	MODE=print-path
 fi
+
+# A variant is a directory of kernel/variants/: its *.patch files apply
+# after patches/, its *.config lines override the target's fragment.
+VARDIR=""
+if [ "$VARIANT" != default ]; then
+	VARDIR="$KDIR/variants/$VARIANT"
+	if [[ ! "$VARIANT" =~ ^[a-z0-9][a-z0-9-]*$ ]] || [ ! -d "$VARDIR" ]; then
+		log "--variant: no such variant '$VARIANT' (default$(cd "$KDIR/variants" && printf ', %s' *))"
+		exit 2
+	fi
+	if [ "$MODE" = debian-image ]; then
+		log "--variant $VARIANT: --debian-image is Debian's own kernel, it has no variants"
+		exit 2
+	fi
+fi
+
+# ---------------------------------------------------------------- locking
+# Several users share one cache: make check, ./run.sh --vm in another
+# terminal, every task of a Slurm array on a fresh node.  Each artefact
+# has a lock file; whoever holds it builds, the others wait and then
+# find the artefact done.  flock(1) locks die with their holder (the
+# kernel drops them when the last descriptor closes), so a killed
+# builder never blocks the next one; what it left without its .done is
+# started over.  A compile inherits the lock: a make left running by a
+# killed build.sh still holds it until it ends.
+#
+# lock_wait FILE: open FILE on a new descriptor of this shell and hold
+# an exclusive lock on it (until this shell, or subshell, exits).
+lock_wait() {
+	local f=$1 fd
+	mkdir -p "$(dirname "$f")"
+	exec {fd}>"$f"
+	if ! flock -n "$fd"; then
+		log "waiting for another user of the cache (lock $f)"
+		flock "$fd"
+	fi
+}
 
 # ---------------------------------------------------------------- private apt
 APTDIR="$CACHE/apt"
@@ -124,7 +168,12 @@ apt_private() {
 	if [ "$APT_UPDATED" = 0 ]; then
 		log "updating private package lists ($SUITE)"
 		apt-get "${opts[@]}" -qq update >&2 || die "private apt-get update failed"
-		rm -f "$APTDIR"/.updated-by-*
+		# other users' stamps stay while they run; a dead one's goes
+		local s
+		for s in "$APTDIR"/.updated-by-*; do
+			[ -e "$s" ] || continue
+			kill -0 "${s##*-}" 2>/dev/null || rm -f "$s"
+		done
 		: >"$stamp"
 	fi
 	apt-get "${opts[@]}" "$@"
@@ -152,8 +201,18 @@ cached_deb() {
 
 # Downloads land in a private directory and are moved into $DEBDIR only
 # once apt-get has checked them, so a download killed half-way leaves no
-# .deb that a later run would take for a whole one.
+# .deb that a later run would take for a whole one.  One user at a time
+# updates the private lists and downloads (apt-get locks its lists
+# directory and fails at once, "Could not get lock", rather than wait);
+# the next one finds the package there.  Runs in a subshell: the lock
+# ends with it.
 fetch_deb() {
+	(
+		lock_wait "$CACHE/.lock-apt"
+		fetch_deb_locked "$1"
+	)
+}
+fetch_deb_locked() {
 	local pkg=$1 deb part f
 	mkdir -p "$DEBDIR"
 	deb=$(cached_deb "${pkg}_*.deb")
@@ -161,6 +220,7 @@ fetch_deb() {
 		printf '%s\n' "$deb"
 		return
 	fi
+	# under the lock, any .partial-* is a dead user's
 	rm -rf "$DEBDIR"/.partial-*
 	part=$(mktemp -d "$DEBDIR/.partial-XXXXXX")
 	log "downloading $pkg"
@@ -204,20 +264,25 @@ if [ "$MODE" = debian-image ]; then
 	if [ ! -f "$out/.done" ] && [ "$PRINT_ONLY" = 1 ]; then
 		die "Debian's linux-image $rel not unpacked yet; run kernel/build.sh --debian-image"
 	fi
+	[ -f "$out/.done" ] || lock_wait "$out.lock"
 	if [ ! -f "$out/.done" ]; then
+		# unpacked beside, renamed into place whole
 		log "unpacking linux-binary-$rel"
-		rm -rf "$out" && mkdir -p "$out/x"
-		dpkg-deb -x "$deb" "$out/x"
+		rm -rf "$out" "$out".part-*
+		part=$(mktemp -d "$out.part-XXXXXX")
+		dpkg-deb -x "$deb" "$part/x"
 		base=$(cached_deb "linux-base-${rel}_*.deb")
-		[ -n "$base" ] && dpkg-deb -x "$base" "$out/x"
-		vmlinuz=$(find "$out/x" -name 'vmlinuz*' -type f -print -quit)
+		[ -n "$base" ] && dpkg-deb -x "$base" "$part/x"
+		vmlinuz=$(find "$part/x" -name 'vmlinuz*' -type f -print -quit)
 		[ -n "$vmlinuz" ] || die "no vmlinuz in $deb"
-		mv "$vmlinuz" "$out/vmlinuz"
-		cfg=$(find "$out/x" \( -name config -o -name 'config-*' \) -type f -print -quit)
-		[ -n "$cfg" ] && mv "$cfg" "$out/config"
-		printf '%s\n' "$rel" >"$out/kernelrelease"
-		rm -rf "$out/x"
-		touch "$out/.done"
+		mv "$vmlinuz" "$part/vmlinuz"
+		cfg=$(find "$part/x" \( -name config -o -name 'config-*' \) -type f -print -quit)
+		[ -n "$cfg" ] && mv "$cfg" "$part/config"
+		printf '%s\n' "$rel" >"$part/kernelrelease"
+		rm -rf "$part/x"
+		touch "$part/.done"
+		chmod 755 "$part"
+		mv "$part" "$out"
 	fi
 	printf '%s\n' "$out/vmlinuz"
 	exit 0
@@ -290,6 +355,12 @@ inputs_hash() {
 				LC_ALL=C sort -z | xargs -0 sha256sum
 			printf 'base %s\n' "$(printf '%s\n' "$BASE_TEXT" | sha256sum)"
 			printf 'lsmod %s\n' "$(printf '%s\n' "$LSMOD_TEXT" | sha256sum)"
+		fi
+		# the default variant adds nothing: its key is the one it always had
+		if [ -n "$VARDIR" ]; then
+			printf 'variant %s\n' "$VARIANT"
+			find "variants/$VARIANT" -type f \( -name '*.patch' -o -name '*.config' \) -print0 |
+				LC_ALL=C sort -z | xargs -0 -r sha256sum
 		fi
 	) | sha256sum | cut -c1-16
 }
@@ -368,7 +439,6 @@ if [ -n "$KSRC" ]; then
 	srcver=$(make -s -C "$KSRC" kernelversion 2>/dev/null) || die "cannot read kernel version of $KSRC"
 	srcid="ksrc:$KSRC:$srcver:$(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
 	keyname="ksrc-$srcver"
-	[ "$TARGET" = guest ] || keyname="$keyname-bare-metal"
 else
 	if [ "$MODE" = build ] || [ "$MODE" = prepare ]; then
 		deb=$(fetch_deb "linux-source-$KVER")
@@ -379,8 +449,9 @@ else
 	srcver=$(deb_version "$deb")
 	srcid="debian:linux-source-$KVER:$srcver"
 	keyname="$srcver"
-	[ "$TARGET" = guest ] || keyname="$srcver-bare-metal"
 fi
+[ -z "$VARDIR" ] || keyname="$keyname-$VARIANT"
+[ "$TARGET" = guest ] || keyname="$keyname-bare-metal"
 key="$(printf '%s' "$keyname" | tr -c 'A-Za-z0-9.\n-' '_')-$(printf '%s\n%s\n' "$srcid" "$(inputs_hash)" | sha256sum | cut -c1-12)"
 OUT="$CACHE/kernel/$key"
 
@@ -418,13 +489,19 @@ fi
 
 # ------------------------------------------------------------- unpack
 start=$(date +%s)
-mkdir -p "$CACHE/kernel"
-LOCK="$CACHE/kernel/.lock-$key"
-exec 9>"$LOCK"
-flock 9
+# one builder per build directory; a second one waits, then takes the
+# finished kernel
+lock_wait "$CACHE/kernel/.lock-$(basename "$OUT")"
+if [ "$MODE" = build ] && [ -f "$OUT/.done" ] && [ -f "$(artifact)" ]; then
+	log "built meanwhile by another user of the cache: $OUT"
+	artifact
+	exit 0
+fi
 
 if [ -z "$KSRC" ]; then
 	PRISTINE="$CACHE/src/linux-source-$srcver"
+	# the one pristine tree of this source, copied by every build of it
+	[ -f "$PRISTINE/.done" ] || lock_wait "$CACHE/src/.lock-linux-source-$srcver"
 	if [ ! -f "$PRISTINE/.done" ]; then
 		log "unpacking $(basename "$deb")"
 		rm -rf "$PRISTINE" "$PRISTINE.tmp"
@@ -459,6 +536,9 @@ fi
 # ------------------------------------------------------------- patches
 shopt -s nullglob
 patches=("$KDIR"/patches/*.patch)
+[ -z "$VARDIR" ] || patches+=("$VARDIR"/*.patch)
+vfrags=()
+[ -z "$VARDIR" ] || vfrags=("$VARDIR"/*.config)
 shopt -u nullglob
 for p in "${patches[@]}"; do
 	# break hard links of the files this patch touches
@@ -466,7 +546,7 @@ for p in "${patches[@]}"; do
 		if [ -f "$SRC/$f" ]; then
 			cp -p "$SRC/$f" "$SRC/$f.sbtmp" && mv -f "$SRC/$f.sbtmp" "$SRC/$f"
 		fi
-	done < <(sed -n 's|^+++ b/||p' "$p")
+	done < <(sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$p")
 	if ! patch -d "$SRC" -p1 --forward --batch --no-backup-if-mismatch -s <"$p" >&2; then
 		die "patch does not apply: $(basename "$p")"
 	fi
@@ -476,8 +556,23 @@ done
 # ------------------------------------------------------------- config
 BLD="$OUT/build"
 mkdir -p "$BLD"
+FRAG="$KDIR/configs/guest.config"
+[ "$TARGET" = guest ] || FRAG="$KDIR/configs/bare-metal.config"
+if [ -n "$VARDIR" ]; then
+	# one fragment: the target's lines, each option a variant sets taken
+	# out, then the variant's; the release names the variant
+	# (7.3.4-none, 7.3.4-slicebench-rt), so does `uname -r`
+	base_lv=$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' "$FRAG")
+	{
+		cat "${vfrags[@]}" /dev/null |
+			awk -F= '/^CONFIG_/ { print "^" $1 "=" }' |
+			grep -v -f - "$FRAG" | grep -v '^CONFIG_LOCALVERSION=' || true
+		cat "${vfrags[@]}" /dev/null
+		printf 'CONFIG_LOCALVERSION="%s-%s"\n' "$base_lv" "$VARIANT"
+	} >"$OUT/fragment.config"
+	FRAG="$OUT/fragment.config"
+fi
 if [ "$TARGET" = guest ]; then
-	FRAG="$KDIR/configs/guest.config"
 	log "configuring: allnoconfig + $(basename "$FRAG")"
 	make -s -C "$SRC" O="$BLD" KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2
 	make -s -C "$SRC" O="$BLD" olddefconfig >&2
@@ -485,7 +580,6 @@ else
 	# base (brought to this source's options first: it may be another
 	# version's), then localmodconfig, then the fragment on top, so that
 	# localmodconfig cannot take back what the suite needs
-	FRAG="$KDIR/configs/bare-metal.config"
 	log "configuring: $BASE_DESC${LOCALMOD:+ + localmodconfig} + $(basename "$FRAG")"
 	printf '%s\n' "$BASE_TEXT" >"$OUT/base.config"
 	cp "$OUT/base.config" "$BLD/.config"
@@ -536,8 +630,9 @@ if [ "$rc" != 0 ]; then
 	grep -E -B2 -A8 'error:|Error [0-9]' "$OUT/build.log" | tail -n 40 >&2 || tail -n 40 "$OUT/build.log" >&2
 	die "kernel build failed (make exit $rc), see $OUT/build.log"
 fi
-grep -c -E "$KBUILD_STEP" "$OUT/build.log" \
-	>"$UNITS_FILE" || true
+# beside, then renamed: another build's progress may be reading it
+grep -c -E "$KBUILD_STEP" "$OUT/build.log" >"$UNITS_FILE.$$" || true
+mv -f "$UNITS_FILE.$$" "$UNITS_FILE"
 cp "$BLD/.config" "$OUT/config"
 make -s -C "$SRC" O="$BLD" kernelrelease >"$OUT/kernelrelease"
 if [ "$TARGET" = bare-metal ]; then

@@ -66,7 +66,7 @@ fi
 if [ -z "$BUSYBOX" ]; then
 	if [ "$(id -u)" = 0 ]; then
 		log "installing busybox-static"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q busybox-static >&2 || die "cannot install busybox-static"
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q busybox-static >&2 || die "cannot install busybox-static"
 		BUSYBOX=/bin/busybox
 	else
 		log "missing static busybox; run as root: apt-get install -y busybox-static"
@@ -151,9 +151,16 @@ else
 	log "warning: no slice_test (build the kernel with kernel/build.sh first)"
 fi
 
+# The same inputs give the same bytes: one mtime for every file, cpio's
+# --reproducible (no device or inode numbers of this machine), gzip -n (no
+# name or time stamp).  Users writing one --out at once then all leave
+# what each of them built; each writes beside it and renames.
+find "$ROOT" -exec touch -h -d @0 {} +
 mkdir -p "$(dirname "$OUT")"
-tmp="$OUT.tmp.$$"
-(cd "$ROOT" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$tmp"
+tmp=$(mktemp "$OUT.tmp.XXXXXX")
+(cd "$ROOT" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet --reproducible -R 0:0) |
+	gzip -1 -n >"$tmp"
+chmod 644 "$tmp"
 mv -f "$tmp" "$OUT"
 log "wrote $OUT ($(du -h "$OUT" | cut -f1))"
 printf '%s\n' "$OUT"

@@ -235,6 +235,7 @@ static void meta_diff(json_t *rep, const json_t *ma, const json_t *mb, const cha
 		{ "suite_version", "suite version", 1 },
 		{ "hz", "HZ", 1 },
 		{ "preemption.model", "preemption model", 1 },
+		{ "preemption.variant", "kernel variant", 1 },
 		{ "slice_extension.available", "slice extension availability", 1 },
 		{ "kernel.release", "kernel release", 0 },
 		{ "host", "host", 0 },

@@ -52,5 +52,7 @@ if [ "$only_check" = 1 ] || [ "$(id -u)" -ne 0 ]; then
 fi
 echo "installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >&2
-apt-get install -y -qq "${missing[@]}" >&2
+# another user of this machine installing at the same time holds dpkg's
+# lock: wait for it rather than fail
+apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >&2

@@ -7,6 +7,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$REPO/scripts/vmchan.sh"
 SB="$REPO/build/slicebench"
 KERNEL=patched
+VARIANT=default
 ACCEL=auto
 SMP=2
 MEM=1024
@@ -40,12 +41,17 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --kernel K            patched (default: kernel/build.sh, built on demand),
                         debian (Debian's own linux-image, slice extension off:
                         the unpatched baseline), or a path to a bzImage
+  --variant NAME        with --kernel patched: default, none (preempt=none
+                        and voluntary offered again) or rt (PREEMPT_RT), as
+                        kernel/build.sh --variant; the guest's meta records
+                        it (preemption.variant)
   --accel A             auto (default: probe KVM, fall back to TCG), kvm, tcg
   --smp N               guest CPUs (default 2)
   --mem M               guest memory in MiB (default 1024)
   --preempt MODE        none|voluntary|full|lazy, passed as preempt=MODE.
-                        7.3 on x86 offers only full and lazy (default lazy);
-                        the guest fails the run if the mode did not take
+                        7.3 on x86 offers only full and lazy (default lazy),
+                        the none variant all four; the guest fails the run
+                        if the mode did not take
   --slice-ext-nsec N    debugfs rseq/slice_ext_nsec in the guest (5000..50000;
                         up to 1000000 on the patched kernel)
   --timeout SECONDS     kill the guest after this long (default 600)
@@ -90,6 +96,7 @@ while [ $# -gt 0 ]; do
 	--config) CONFIG=${2:-}; shift 2 || usage_err "--config needs a value" ;;
 	--out) OUT=${2:-}; shift 2 || usage_err "--out needs a value" ;;
 	--kernel) KERNEL=${2:-}; shift 2 || usage_err "--kernel needs a value" ;;
+	--variant) VARIANT=${2:-}; shift 2 || usage_err "--variant needs a value" ;;
 	--accel) ACCEL=${2:-}; shift 2 || usage_err "--accel needs a value" ;;
 	--smp) SMP=${2:-}; shift 2 || usage_err "--smp needs a value" ;;
 	--mem) MEM=${2:-}; shift 2 || usage_err "--mem needs a value" ;;
@@ -132,9 +139,14 @@ command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: a
 [ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
 
 # ------------------------------------------------------------- kernel
+[ "$VARIANT" = default ] || [ "$KERNEL" = patched ] ||
+	usage_err "--variant $VARIANT needs --kernel patched (the variants are builds of kernel/build.sh)"
 case "$KERNEL" in
 patched)
-	BZ=$("$REPO/kernel/build.sh" | tail -n 1) || { log "kernel build failed"; exit 1; }
+	# an unknown variant is build.sh's usage error (2), said there
+	brc=0
+	BZ=$("$REPO/kernel/build.sh" --variant "$VARIANT" | tail -n 1) || brc=$?
+	[ "$brc" = 0 ] || { [ "$brc" = 2 ] && exit 2; log "kernel build failed (variant $VARIANT)"; exit 1; }
 	KIND=patched ;;
 debian)
 	BZ=$("$REPO/kernel/build.sh" --debian-image | tail -n 1) || { log "cannot fetch Debian's kernel"; exit 1; }
@@ -144,8 +156,8 @@ debian)
 	BZ=$KERNEL
 	KIND=custom ;;
 esac
-if [ "$KIND" != custom ] && { [ "$PREEMPT" = none ] || [ "$PREEMPT" = voluntary ]; }; then
-	log "warning: Linux 7.3 on x86 offers only preempt=full|lazy; '$PREEMPT' will be refused by the guest"
+if [ "$KIND" != custom ] && [ "$VARIANT" != none ] && { [ "$PREEMPT" = none ] || [ "$PREEMPT" = voluntary ]; }; then
+	log "warning: Linux 7.3 on x86 offers only preempt=full|lazy (all four: --variant none); '$PREEMPT' will be refused by the guest"
 fi
 
 WORK=$(mktemp -d)
@@ -197,7 +209,7 @@ cp "$CONFIG" "$WORK/configs/"
 # slice_test comes from the patched build (it also runs, and fails or
 # skips, on kernels without the extension: that is recorded, not fatal)
 ST_ARGS=()
-if KBDIR=$("$REPO/kernel/build.sh" --print-dir 2>/dev/null) && [ -x "$KBDIR/slice_test" ]; then
+if KBDIR=$("$REPO/kernel/build.sh" --print-dir --variant "$VARIANT" 2>/dev/null) && [ -x "$KBDIR/slice_test" ]; then
 	ST_ARGS=(--slice-test "$KBDIR/slice_test")
 fi
 "$REPO/kernel/mkinitramfs.sh" --out "$WORK/initramfs.gz" --configs "$WORK/configs" "${ST_ARGS[@]}" >/dev/null ||
@@ -388,6 +400,9 @@ esac
 HOST_KERNEL=$(uname -r)
 CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
 [ -n "$PREEMPT" ] && CMDLINE+=" preempt=$PREEMPT"
+[ "$KIND" = patched ] && CMDLINE+=" slicebench.variant=$VARIANT"
+KDESC=$KIND
+[ "$KIND" != patched ] || KDESC="patched ($VARIANT variant)"
 [ -n "$SLICE_EXT" ] && CMDLINE+=" slicebench.slice_ext_nsec=$SLICE_EXT"
 [ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
 [ "$TRACE" = 1 ] && CMDLINE+=" slicebench.trace=1"
@@ -407,7 +422,7 @@ done
 
 # One boot and the decoding of its channel; sets gstatus.
 boot_once() {
-	log "booting $KIND kernel ($BZ) with $ACCEL, $SMP cpus, $MEM MiB, timeout ${TIMEOUT}s"
+	log "booting $KDESC kernel ($BZ) with $ACCEL, $SMP cpus, $MEM MiB, timeout ${TIMEOUT}s"
 	rm -rf "$WORK/files"
 	t0=$(date +%s.%N)
 	rc=0

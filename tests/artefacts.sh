@@ -14,7 +14,7 @@
 
 # The names, in the order they are prepared: the cheap ones first, so a
 # network failure shows before half an hour of kernel builds.
-ARTEFACTS=(initramfs debian-image guest-kernel baremetal-deb)
+ARTEFACTS=(initramfs debian-image guest-kernel kernel-none kernel-rt baremetal-deb)
 
 # The arguments of kernel/build.sh that build (and, with --print-path,
 # find) each kernel artefact.  The bare-metal package is built from
@@ -24,6 +24,8 @@ artefact_args() {
 	case "$1" in
 	guest-kernel) echo "" ;;
 	debian-image) echo "--debian-image" ;;
+	kernel-none) echo "--variant none" ;;
+	kernel-rt) echo "--variant rt" ;;
 	baremetal-deb) echo "--bare-metal --base-config debian --localmodconfig=tests/fixtures/lsmod-none" ;;
 	initramfs) return 1 ;;
 	*) return 2 ;;
