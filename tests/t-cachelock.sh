@@ -9,6 +9,7 @@
 # blocks nobody, and the initramfs is the same bytes whoever builds it.
 # The kernel compile's lock is the same code; t-vm.sh runs the compile.
 #   SLICEBENCH_VM_TESTS=0   leave this out too (`make check-quick`)
+# needs: none (each case makes its own empty cache)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 set -u

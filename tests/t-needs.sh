@@ -33,13 +33,18 @@ inferred_needs() {
 	if grep -q 'artefact_args baremetal-deb\|--bare-metal' <<<"$code"; then
 		echo baremetal-deb
 	fi
-	# the patched kernel: vm.sh or run.sh --vm without another --kernel,
-	# or kernel/build.sh with no mode that names another artefact
+	# a variant of the patched kernel
+	local v
+	for v in $(grep -oE -- '--variant [a-z0-9-]+' <<<"$code" | cut -d' ' -f2 | sort -u); do
+		[ "$v" = default ] || echo "kernel-$v"
+	done
+	# the patched kernel: vm.sh or run.sh --vm without another --kernel or
+	# variant, or kernel/build.sh with no mode that names another artefact
 	if grep -E 'kernel/build\.sh( *>| *$| --print-(path|dir)|\))|artefact_path guest-kernel' <<<"$code" |
-		grep -q -v -- '--bare-metal\|--debian-image'; then
+		grep -q -v -- '--bare-metal\|--debian-image\|--variant'; then
 		echo guest-kernel
 	fi
-	if grep -E 'scripts/vm.sh|run.sh --vm' <<<"$code" | grep -q -v -- '--kernel'; then
+	if grep -E 'scripts/vm.sh|run.sh --vm' <<<"$code" | grep -q -v -- '--kernel\|--variant'; then
 		echo guest-kernel
 	fi
 }

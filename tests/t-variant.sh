@@ -1,5 +1,5 @@
 #!/bin/bash
-# needs: kernel-none
+# needs: initramfs kernel-none
 # t-variant.sh - the `none` kernel variant (kernel/build.sh --variant none:
 # the guest kernel with preempt=none and voluntary offered again) boots
 # under preempt=none with configs/ci.json; the guest's debugfs
