@@ -54,8 +54,8 @@ const struct key_desc run_keys[] = {
 	RUN_KEY(lock, KT_STR, "null", 0, 0, "",
 		"lock algorithm, replacing the workload's (null = keep it)"),
 	RUN_KEY(policy, KT_STR, "null", 0, 0, "",
-		"waiting policy, replacing the workload's: none | cs | pre | rearm | noyield | hog "
-		"(null = keep it)"),
+		"waiting policy, replacing the workload's: " SB_POLICIES(SB_POL_ALT, )
+		"null (keep it)"),
 	{ "dry", KT_BOOL, "null", 0, 0, "",
 	  "true: the requests go to an area the kernel never reads, the control (null = the "
 	  "workload's)" },

@@ -320,29 +320,25 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
 #define WL_LOOP_FNS(PFX, POL, TRY)                                                        \
 	WL_LOOP_FN(PFX, POL, LOOP_SAMPLED, TRY)                                            \
 	WL_LOOP_FN(PFX, POL, LOOP_BARE, TRY) WL_LOOP_FN(PFX, POL, LOOP_EVERY, TRY)
-/* A lock without trylock: every policy but POL_REARM. */
-#define WL_DEFINE_LOOPS_NOTRY(PFX)                                                        \
-	WL_LOOP_FNS(PFX, POL_NONE, NULL)                                                   \
-	WL_LOOP_FNS(PFX, POL_CS, NULL)                                                     \
-	WL_LOOP_FNS(PFX, POL_PRE, NULL)                                                    \
-	WL_LOOP_FNS(PFX, POL_NOYIELD, NULL) WL_LOOP_FNS(PFX, POL_HOG, NULL)
-#define WL_DEFINE_LOOPS(PFX)                                                              \
-	WL_DEFINE_LOOPS_NOTRY(PFX) WL_LOOP_FNS(PFX, POL_REARM, PFX##_trylock)
+/* One row of loops per policy of vocab.h; a lock without trylock has no
+ * row for a policy that needs one (POL_REARM). */
+#define WL_POL_FNS_0(PFX, ID) WL_LOOP_FNS(PFX, POL_##ID, NULL)
+#define WL_POL_FNS_1(PFX, ID) WL_LOOP_FNS(PFX, POL_##ID, PFX##_trylock)
+#define WL_POL_FNS(PFX, ID, name, yields, try, ...) WL_POL_FNS_1(PFX, ID)
+#define WL_POL_FNS_NOTRY_0(PFX, ID) WL_POL_FNS_0(PFX, ID)
+#define WL_POL_FNS_NOTRY_1(PFX, ID)
+#define WL_POL_FNS_NOTRY(PFX, ID, name, yields, try, ...) WL_POL_FNS_NOTRY_##try(PFX, ID)
+#define WL_DEFINE_LOOPS_NOTRY(PFX) SB_POLICIES(WL_POL_FNS_NOTRY, PFX)
+#define WL_DEFINE_LOOPS(PFX) SB_POLICIES(WL_POL_FNS, PFX)
 #define WL_LOOP_ROW(PFX, POL)                                                             \
 	[POL] = { [LOOP_SAMPLED] = PFX##_##POL##_LOOP_SAMPLED,                             \
 		  [LOOP_BARE] = PFX##_##POL##_LOOP_BARE,                                   \
-		  [LOOP_EVERY] = PFX##_##POL##_LOOP_EVERY }
-#define WL_LOOP_TABLE_NOTRY(PFX)                                                          \
-	{                                                                                  \
-		WL_LOOP_ROW(PFX, POL_NONE), WL_LOOP_ROW(PFX, POL_CS),                      \
-			WL_LOOP_ROW(PFX, POL_PRE), WL_LOOP_ROW(PFX, POL_NOYIELD),          \
-			WL_LOOP_ROW(PFX, POL_HOG)                                          \
-	}
-#define WL_LOOP_TABLE(PFX)                                                                \
-	{                                                                                  \
-		WL_LOOP_ROW(PFX, POL_NONE), WL_LOOP_ROW(PFX, POL_CS),                      \
-			WL_LOOP_ROW(PFX, POL_PRE), WL_LOOP_ROW(PFX, POL_NOYIELD),          \
-			WL_LOOP_ROW(PFX, POL_HOG), WL_LOOP_ROW(PFX, POL_REARM)             \
-	}
+		  [LOOP_EVERY] = PFX##_##POL##_LOOP_EVERY },
+#define WL_POL_ROW(PFX, ID, ...) WL_LOOP_ROW(PFX, POL_##ID)
+#define WL_POL_ROW_NOTRY_0(PFX, ID) WL_LOOP_ROW(PFX, POL_##ID)
+#define WL_POL_ROW_NOTRY_1(PFX, ID)
+#define WL_POL_ROW_NOTRY(PFX, ID, name, yields, try, ...) WL_POL_ROW_NOTRY_##try(PFX, ID)
+#define WL_LOOP_TABLE_NOTRY(PFX) { SB_POLICIES(WL_POL_ROW_NOTRY, PFX) }
+#define WL_LOOP_TABLE(PFX) { SB_POLICIES(WL_POL_ROW, PFX) }
 
 #endif

@@ -14,20 +14,14 @@
 #define SB_POLICY_H
 
 #include "slice.h"
+#include "vocab.h"
 #include "workload.h"
 
-/* What each placement does before the thread may sleep in the kernel
- * (FUTEX_WAIT, FUTEX_LOCK_PI, a glibc mutex, nanosleep): see
- * wl_sleep_enter() below. */
-enum wl_policy {
-	POL_NONE,    /* no request at all: the baseline */
-	POL_CS,	     /* request after the acquisition, clear after the release, yield if granted */
-	POL_PRE,     /* request before the acquisition: waiters spin with it set */
-	POL_REARM,   /* request per trylock attempt, cleared (yield if granted) between attempts */
-	POL_NOYIELD, /* abuser: POL_CS's request and clear, but never yields a grant */
-	POL_HOG,     /* abuser: requested at every operation, never cleared, never yields */
-	POL_COUNT,
-};
+/* The policies are listed once, in vocab.h.  What each placement does
+ * before the thread may sleep in the kernel (FUTEX_WAIT, FUTEX_LOCK_PI, a
+ * glibc mutex, nanosleep): see wl_sleep_enter() below. */
+#define SB_POL_ENUM(A, ID, ...) POL_##ID,
+enum wl_policy { SB_POLICIES(SB_POL_ENUM, ) POL_COUNT };
 
 _Static_assert(POL_COUNT == WL_POLICIES, "workload.h sizes the loop table by WL_POLICIES");
 
@@ -42,10 +36,16 @@ static inline int wl_policy_requests(enum wl_policy p)
 	return p != POL_NONE;
 }
 
-/* Whether policy p gives a grant back at once (rseq_slice_yield). */
+/* Whether policy p gives a grant back at once (rseq_slice_yield): a
+ * constant where p is one, as in every loop. */
+#define SB_POL_YIELDS(A, ID, name, yields, ...) case POL_##ID: return yields;
 static inline int wl_policy_yields(enum wl_policy p)
 {
-	return p == POL_CS || p == POL_PRE || p == POL_REARM;
+	switch (p) {
+		SB_POLICIES(SB_POL_YIELDS, )
+	default:
+		return 0;
+	}
 }
 
 /* Called by a lock right before it may sleep in the kernel.  A sleeping

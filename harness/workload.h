@@ -19,6 +19,7 @@
 #include "hist.h"
 #include "keys.h"
 #include "slice.h"
+#include "vocab.h"
 
 /* PH_NONE is no phase yet: what a thread loop starts from, so a thread
  * that first runs after the stop still sees a change and leaves. */
@@ -29,7 +30,7 @@ enum wl_phase { PH_NONE = -1, PH_WARMUP, PH_MEASURE, PH_STOP };
 enum wl_loop_kind { LOOP_SAMPLED, LOOP_BARE, LOOP_EVERY, LOOP_KINDS };
 
 /* The number of waiting policies (policy.h's POL_COUNT). */
-#define WL_POLICIES 6
+#define WL_POLICIES (0 SB_POLICIES(SB_COUNT_ONE, ))
 
 struct hl_log;
 

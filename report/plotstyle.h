@@ -14,12 +14,13 @@ struct pstyle {
 	int pt;		 /* gnuplot point type */
 	const char *dash; /* gnuplot dash pattern ("- ", ". " ...), NULL solid */
 	int order;	 /* sort key: the table's order of locks, then of policies */
+	int known;	 /* lock and policy are in harness/vocab.h's lists */
 };
 
 /* The style of a result: its params' "lock", "policy" and "dry" when the
- * result has them, else its workload name looked up in the one table of
- * known names; an unknown lock or policy gets a colour or shape picked by a
- * hash of its name, so it looks the same in every report. */
+ * result has them, else what its workload name stands for in the registry
+ * (workloads/registry.c); an unknown lock or policy gets a colour or shape
+ * picked by a hash of its name, so it looks the same in every report. */
 void pstyle_of(const char *workload, const json_t *params, struct pstyle *s);
 
 #endif

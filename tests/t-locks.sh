@@ -24,7 +24,9 @@ bad rearm-in-defaults 'defaults\.policy: "rearm" needs a lock with trylock; "non
 bad dry-without-request 'runs\[0\]\.dry: true: a dry control needs a policy that requests \(the policy is "none"\)' \
 	'{"runs": [{"workload": "spin-tas", "dry": true}]}'
 bad unknown-lock 'runs\[0\]\.lock: unknown lock "mutex" \(known: tas, ' '{"runs": [{"lock": "mutex"}]}'
-bad unknown-policy 'runs\[0\]\.policy\[1\]: "around" is not one of none, cs, pre, rearm, noyield, hog' \
+# The policies in the order `slicebench list` shows them, comma-separated.
+policies=$("$SB" list | sed -n '/^policies/,/^$/p' | awk 'NR > 1 && NF {print $1}' | paste -sd, | sed 's/,/, /g')
+bad unknown-policy "runs\\[0\\]\\.policy\\[1\\]: \"around\" is not one of $policies\$" \
 	'{"runs": [{"policy": ["cs", "around"]}]}'
 bad dry-type 'runs\[0\]\.dry: must be true or false' '{"runs": [{"policy": "cs", "dry": "yes"}]}'
 bad canonical-typo 'runs\[0\]\.workload: unknown workload "tas\+rearn"' '{"runs": [{"workload": "tas+rearn"}]}'

@@ -1,57 +1,29 @@
 /* registry.c - every lock, every policy name and every named workload,
- * once.  Adding a lock: a file in locks/ and a line in WL_LOCKS. */
+ * once.  Adding a lock: a file in locks/ and a line in vocab.h's SB_LOCKS. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../harness/policy.h"
 
-/* One line per lock, in the order `slicebench list` shows them. */
-#define WL_LOCKS(X)                                                                        \
-	X(tas)                                                                             \
-	X(pg_spin)                                                                         \
-	X(ticket)                                                                          \
-	X(mcs)                                                                             \
-	X(flexguard)                                                                       \
-	X(futex)                                                                           \
-	X(adaptive)                                                                        \
-	X(pthread)                                                                         \
-	X(pthread_adaptive)                                                                \
-	X(futex_pi)                                                                        \
-	X(none)                                                                            \
-	X(sleep)
-
-#define WL_EXTERN(n) extern const struct wl_lock wl_lock_##n;
-#define WL_ENTRY(n) &wl_lock_##n,
-WL_LOCKS(WL_EXTERN)
+#define WL_EXTERN(A, n, ...) extern const struct wl_lock wl_lock_##n;
+#define WL_ENTRY(A, n, ...) &wl_lock_##n,
+SB_LOCKS(WL_EXTERN, )
 extern const struct workload_ops wl_primitives;
 #ifdef SB_FAULTS
 extern const struct wl_lock wl_lock_fault_crash, wl_lock_fault_hang;
 #endif
 
 const struct wl_lock *const wl_locks[] = {
-	WL_LOCKS(WL_ENTRY)
+	SB_LOCKS(WL_ENTRY, )
 #ifdef SB_FAULTS
 	&wl_lock_fault_crash, &wl_lock_fault_hang,
 #endif
 	NULL,
 };
 
-const char *const wl_policy_names[POL_COUNT] = {
-	[POL_NONE] = "none", [POL_CS] = "cs",	    [POL_PRE] = "pre",
-	[POL_REARM] = "rearm", [POL_NOYIELD] = "noyield", [POL_HOG] = "hog",
-};
-
-const char *const wl_policy_help[POL_COUNT] = {
-	[POL_NONE] = "no slice-extension request (the baseline)",
-	[POL_CS] = "request after the acquisition, clear after the release, yield if granted",
-	[POL_PRE] = "request before the acquisition (waiters spin with it), clear after the "
-		    "release, yield if granted",
-	[POL_REARM] = "request per trylock attempt, clear and yield if granted between attempts "
-		      "(locks with trylock only)",
-	[POL_NOYIELD] = "abuser: cs's request and clear, never yields a grant",
-	[POL_HOG] = "abuser: request at every operation, never cleared, never yields",
-};
+const char *const wl_policy_names[POL_COUNT] = { SB_POLICIES(SB_POL_NAME, ) };
+const char *const wl_policy_help[POL_COUNT] = { SB_POLICIES(SB_POL_HELP, ) };
 
 /* The suite's historic names, each a lock x policy x dry triple. */
 static const struct workload_ops alias_table[] = {
