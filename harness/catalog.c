@@ -40,6 +40,7 @@ void catalog_keys_markdown(FILE *f)
 
 	fprintf(f, "| key | applies to | default | unit | range | meaning |\n"
 		   "|---|---|---|---|---|---|\n");
+	key_print_markdown(f, suite_opts, "the suite (top level)");
 	key_print_markdown(f, run_keys, "every run");
 	for (size_t i = 0; wl_locks[i]; i++) {
 		char scope[128];

@@ -251,17 +251,20 @@ static int check_run_obj(struct cfg_ctx *c, const json_t *o, const char *path,
 	return 0;
 }
 
-static const char *const suite_keys[][2] = {
-	{ "name", "short name of the suite (string)" },
-	{ "description", "what the suite measures (string)" },
-	{ "defaults", "run keys applied to every run (object)" },
-	{ "runs", "list of run objects; lists in a run are swept (array)" },
+/* The suite's structure; its keys that take a value are suite_opts. */
+static const struct key_desc suite_keys[] = {
+	{ .name = "name", .help = "short name of the suite (string)" },
+	{ .name = "description", .help = "what the suite measures (string)" },
+	{ .name = "defaults", .help = "run keys applied to every run (object)" },
+	{ .name = "runs", .help = "list of run objects; lists in a run are swept (array)" },
+	{ 0 }
 };
 
 void cfg_print_keys(FILE *f)
 {
-	for (size_t i = 0; i < sizeof(suite_keys) / sizeof(suite_keys[0]); i++)
-		fprintf(f, "  %-14s %s\n", suite_keys[i][0], suite_keys[i][1]);
+	for (const struct key_desc *k = suite_keys; k->name; k++)
+		fprintf(f, "  %-14s %s\n", k->name, k->help);
+	key_print_table(f, suite_opts);
 }
 
 /* A list of one key's values (a scalar becomes a list of one). */
@@ -337,8 +340,7 @@ static json_t *pick(const json_t *run, const json_t *defs, const struct key_desc
 	return v ? json_incref(v) : key_default(k);
 }
 
-/* The keys that choose what runs (lock x policy x dry), not how. */
-static int is_selector(const char *name)
+int cfg_is_selector(const char *name)
 {
 	return !strcmp(name, "workload") || !strcmp(name, "lock") || !strcmp(name, "policy") ||
 	       !strcmp(name, "dry");
@@ -413,7 +415,7 @@ static int expand_ops(struct cfg_suite *s, const struct workload_ops *ops, const
 	if (!ops->lock)
 		json_object_set_new(point, "lock", json_null());
 	for (const struct key_desc *k = run_keys; k->name; k++) {
-		if (is_selector(k->name))
+		if (cfg_is_selector(k->name))
 			continue;
 		json_t *v = pick(run, defs, k);
 
@@ -492,30 +494,25 @@ static int cfg_parsed(struct cfg_ctx *c, struct cfg_suite *s)
 	if (!json_is_object(s->root))
 		return cfg_fail(c, "(top level)", "must be an object");
 	json_object_foreach(s->root, name, v) {
-		size_t k;
+		const struct key_desc *o = key_find(suite_opts, name), *tabs[] = { suite_keys, suite_opts };
+		char msg[256];
 
-		for (k = 0; k < sizeof(suite_keys) / sizeof(suite_keys[0]); k++)
-			if (!strcmp(name, suite_keys[k][0]))
-				break;
-		if (k == sizeof(suite_keys) / sizeof(suite_keys[0])) {
+		if (o && key_check(o, v, msg, sizeof(msg)))
+			return cfg_fail(c, name, "%s", msg);
+		if (!o && !key_find(suite_keys, name)) {
 			if (key_find(run_keys, name))
 				return cfg_fail(c, name, "unknown key (run keys such as \"%s\" "
 							  "belong in \"defaults\" or a run)",
 						name);
-			static const struct key_desc top[] = { { .name = "name" },
-							       { .name = "description" },
-							       { .name = "defaults" },
-							       { .name = "runs" },
-							       { 0 } };
-			const struct key_desc *tabs[] = { top };
-
-			return cfg_fail_unknown(c, name, name, tabs, 1,
+			return cfg_fail_unknown(c, name, name, tabs, 2,
 						"unknown key (expected name, description, defaults, "
-						"runs)");
+						"runs, interleave, seed)");
 		}
 		if ((!strcmp(name, "name") || !strcmp(name, "description")) && !json_is_string(v))
 			return cfg_fail(c, name, "must be a string");
 	}
+	s->interleave = json_is_true(json_object_get(s->root, "interleave"));
+	s->seed = (unsigned long)json_integer_value(json_object_get(s->root, "seed"));
 	json_t *defs = json_object_get(s->root, "defaults");
 	json_t *runs = json_object_get(s->root, "runs");
 

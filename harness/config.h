@@ -19,6 +19,8 @@ struct cfg_suite {
 	struct cfg_run *runs;
 	size_t nruns;
 	json_t *seen; /* while expanding: the points so far, each run once */
+	int interleave; /* the suite's "interleave" (interleave.h) */
+	unsigned long seed; /* its "seed": 0 = one from the clock */
 };
 
 /* The most run points a suite may expand to: far beyond what runs in a
@@ -32,6 +34,9 @@ int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len);
 int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suite *s, char *err,
 		    size_t len);
 void cfg_free(struct cfg_suite *s);
+/* 1 for the run keys that choose what runs (workload, lock, policy, dry),
+ * not how: the keys in which the arms of one point differ. */
+int cfg_is_selector(const char *name);
 /* Suite-level keys, for --help and the README. */
 void cfg_print_keys(FILE *f);
 

@@ -65,14 +65,14 @@ static json_t *status_res(const struct cfg_run *run, const char *status, const c
 
 static json_t *iso_fork(const struct cfg_run *run);
 
-static void child(const struct cfg_run *run, int fd, pid_t parent)
+void iso_child(const struct cfg_run *run, int fd, pid_t parent, const struct il_gate *g)
 {
 	/* A parent killed outright (SIGKILL, the OOM killer) cannot stop its
 	 * run: the kernel does, at once (prctl(2) PR_SET_PDEATHSIG).  The
 	 * getppid check covers a parent that died before the prctl. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(4);
-	json_t *res = runner_run(run->ops, run->params);
+	json_t *res = runner_run_gated(run->ops, run->params, g);
 
 	/* _exit: the run may have left threads stuck; nothing to clean up. */
 	_exit(json_dumpfd(res, fd, JSON_COMPACT) ? 3 : 0);
@@ -95,6 +95,113 @@ json_t *iso_run(const struct cfg_run *run)
 	return res;
 }
 
+void iso_watch_start(struct iso_watch *w, double limit_s)
+{
+	w->left_ns = (uint64_t)(limit_s * 1e9);
+	iso_watch_resume(w);
+}
+
+void iso_watch_resume(struct iso_watch *w)
+{
+	w->last_ns = tm_now_ns();
+	w->asked_ns = 0;
+}
+
+int iso_wait(struct iso_watch *w, int fd)
+{
+	for (;;) {
+		uint64_t now = tm_now_ns(), spent = now - w->last_ns;
+
+		/* The watchdog counts only time this process was there to watch:
+		 * a wake-up far later than asked means it was stopped (SIGSTOP,
+		 * ^Z, a suspended machine; CLOCK_MONOTONIC runs on while
+		 * stopped), and the child may have been stopped with it.  The
+		 * stall is not charged; a child that finished meanwhile is read
+		 * before any verdict. */
+		if (spent > w->asked_ns + STALL_SLACK_NS)
+			spent = w->asked_ns;
+		w->left_ns = spent >= w->left_ns ? 0 : w->left_ns - spent;
+		w->last_ns = now;
+		uint64_t left = w->left_ns;
+		/* Short waits keep the stall measurement fine-grained; the last
+		 * look (0 ms) sees a result written at the deadline. */
+		int ms = left ? (int)(left > POLL_SLICE_NS ? POLL_SLICE_NS : left) / 1000000 + 1 : 0;
+
+		w->asked_ns = (uint64_t)ms * 1000000;
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int n = sig_poll(&pfd, ms);
+
+		if (sig_pending())
+			return -1; /* the suite is being stopped: so is this run */
+		if (n == 0 && !ms)
+			return 0;
+		if (n > 0)
+			return 1;
+	}
+}
+
+json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_watch *w,
+		    double limit)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int timed_out, interrupted, n;
+
+	while ((n = iso_wait(w, fd)) > 0) {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		ssize_t r = read(fd, buf + len, cap - len - 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	timed_out = !n;
+	interrupted = sig_pending() && !timed_out;
+	close(fd);
+	/* SIGKILL: the workers may be spinning on a lock; nothing of theirs
+	 * needs cleaning, the parent restores the system settings. */
+	if (timed_out || interrupted)
+		kill(pid, SIGKILL);
+	int st = 0;
+
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	json_t *res = NULL;
+
+	if (interrupted)
+		res = iso_interrupted(run);
+	else if (timed_out)
+		res = failed(run, "watchdog: no result after %g s (timeout_s), run killed",
+			     limit);
+	else if (WIFSIGNALED(st))
+		res = failed(run, "run crashed: killed by signal %d (%s)", WTERMSIG(st),
+			     strsignal(WTERMSIG(st)));
+	else if (WEXITSTATUS(st))
+		res = failed(run, "run process exited with status %d", WEXITSTATUS(st));
+	else if (!(res = json_loadb(buf ? buf : "", len, 0, NULL)))
+		res = failed(run, "run process returned no valid result (%zu bytes)", len);
+	free(buf);
+	return res;
+}
+
+json_t *iso_interrupted(const struct cfg_run *run)
+{
+	return status_res(run, "interrupted", "stopped by signal %d (%s) during the run",
+			  sig_pending(), strsignal(sig_pending()));
+}
+
+json_t *iso_status(const struct cfg_run *run, const char *status, const char *why)
+{
+	return status_res(run, status, "%s", why);
+}
+
 static json_t *iso_fork(const struct cfg_run *run)
 {
 	int p[2];
@@ -111,86 +218,12 @@ static json_t *iso_fork(const struct cfg_run *run)
 	}
 	if (!pid) {
 		close(p[0]);
-		child(run, p[1], parent);
+		iso_child(run, p[1], parent, NULL);
 	}
 	close(p[1]);
 	double limit = iso_timeout_s(run->params);
-	uint64_t deadline = tm_now_ns() + (uint64_t)(limit * 1e9), last = tm_now_ns(), asked = 0;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int timed_out = 0;
+	struct iso_watch w;
 
-	for (;;) {
-		uint64_t now = tm_now_ns();
-
-		/* The watchdog counts only time this process was there to watch:
-		 * a wake-up far later than asked means it was stopped (SIGSTOP,
-		 * ^Z, a suspended machine; CLOCK_MONOTONIC runs on while
-		 * stopped), and the child may have been stopped with it.  The
-		 * stall moves the deadline; a child that finished meanwhile is
-		 * read below before any verdict. */
-		if (now - last > asked + STALL_SLACK_NS)
-			deadline += now - last - asked;
-		last = now;
-		uint64_t left = now >= deadline ? 0 : deadline - now;
-		/* Short waits keep the stall measurement fine-grained; the last
-		 * look (0 ms) sees a result written at the deadline. */
-		int ms = left ? (int)(left > POLL_SLICE_NS ? POLL_SLICE_NS : left) / 1000000 + 1 : 0;
-
-		asked = (uint64_t)ms * 1000000;
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		int n = sig_poll(&pfd, ms);
-
-		if (sig_pending())
-			break; /* the suite is being stopped: so is this run */
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n == 0 && !ms) {
-			timed_out = 1;
-			break;
-		}
-		if (n <= 0)
-			continue;
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		ssize_t r = read(p[0], buf + len, cap - len - 1);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	close(p[0]);
-	int interrupted = sig_pending() && !timed_out;
-
-	/* SIGKILL: the workers may be spinning on a lock; nothing of theirs
-	 * needs cleaning, the parent restores the system settings. */
-	if (timed_out || interrupted)
-		kill(pid, SIGKILL);
-	int st = 0;
-
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	json_t *res = NULL;
-
-	if (interrupted)
-		res = status_res(run, "interrupted", "stopped by signal %d (%s) during the run",
-				 sig_pending(), strsignal(sig_pending()));
-	else if (timed_out)
-		res = failed(run, "watchdog: no result after %g s (timeout_s), run killed",
-			     limit);
-	else if (WIFSIGNALED(st))
-		res = failed(run, "run crashed: killed by signal %d (%s)", WTERMSIG(st),
-			     strsignal(WTERMSIG(st)));
-	else if (WEXITSTATUS(st))
-		res = failed(run, "run process exited with status %d", WEXITSTATUS(st));
-	else if (!(res = json_loadb(buf ? buf : "", len, 0, NULL)))
-		res = failed(run, "run process returned no valid result (%zu bytes)", len);
-	free(buf);
-	return res;
+	iso_watch_start(&w, limit);
+	return iso_collect(run, pid, p[0], &w, limit);
 }

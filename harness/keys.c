@@ -48,6 +48,20 @@ const struct key_desc victim_keys[] = {
 	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
+/* Unbound: config.c reads them into struct cfg_suite. */
+const struct key_desc suite_opts[] = {
+	{ "interleave", KT_BOOL, "false", 0, 0, "",
+	  "true: the arms of each point (its runs equal in every run key but workload, lock, "
+	  "policy and dry) take turns, one repetition each per round, in an order shuffled "
+	  "from seed (see Interleaved arms)" },
+	/* Below 2^32, what mt19937 uses of gsl_rng_set's seed; 1e9 is a round
+	 * bound that prints exactly in the README's %g ranges. */
+	{ "seed", KT_INT, "0", 0, 1e9, "",
+	  "seed of the interleaved order (GSL mt19937); 0 = one from the clock, recorded in "
+	  "meta.interleave.seed" },
+	{ NULL, 0, NULL, 0, 0, NULL, NULL, NULL },
+};
+
 const struct key_desc run_keys[] = {
 	RUN_KEY(workload, KT_STR, "\"spin-tas\"", 0, 0, "",
 		"workload: an alias or LOCK+POLICY[+dry] (see `slicebench list`)"),

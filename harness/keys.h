@@ -71,6 +71,9 @@ struct run_params {
 
 /* Keys every run has; each may be a scalar or a list to sweep. */
 extern const struct key_desc run_keys[];
+/* The suite's top-level keys that take a value (interleave, seed); name,
+ * description, defaults and runs are its structure (config.c). */
+extern const struct key_desc suite_opts[];
 /* The keys of a run's "victim" object (latency probe). */
 extern const struct key_desc victim_keys[];
 

@@ -11,6 +11,7 @@
 #include "cliopt.h"
 #include "config.h"
 #include "counters.h"
+#include "interleave.h"
 #include "isolate.h"
 #include "keys.h"
 #include "results.h"
@@ -180,7 +181,11 @@ static int cmd_run(int argc, char **argv)
 			printf("%zu %s %s\n", i, s.runs[i].ops->name, p);
 			free(p);
 		}
-		fprintf(stderr, "%zu runs, %.0f s planned\n", s.nruns, left);
+		if (s.interleave)
+			fprintf(stderr, "%zu runs in %zu interleaved points, %.0f s planned\n",
+				s.nruns, il_points(&s), left);
+		else
+			fprintf(stderr, "%zu runs, %.0f s planned\n", s.nruns, left);
 		cfg_free(&s);
 		return 0;
 	}
@@ -216,21 +221,37 @@ static int cmd_run(int argc, char **argv)
 	 * far took against their plan: set-up, calibration and a slow guest
 	 * add to every run, and the first run measures how much. */
 	double t_start = tm_now_ns() / 1e9, planned_done = 0;
+	/* Interleaved: a point's arms all run at its first run, and each
+	 * result waits in done[] for its place among the results. */
+	struct il_order *il = s.interleave ? il_new(s.seed) : NULL;
+	json_t **done = il ? calloc(s.nruns, sizeof(*done)) : NULL;
 
+	if (s.interleave && !done)
+		abort();
+	if (il)
+		json_object_set_new(json_object_get(doc, "meta"), "interleave", il_meta(il));
 	for (size_t i = 0; i < s.nruns; i++) {
 		char d[256];
 
-		if (sig_pending())
-			break; /* the run in flight is marked "interrupted" */
+		/* The run in flight is marked "interrupted" (under interleave,
+		 * every arm of its point), the ones not started are left out. */
+		if (sig_pending() && !(done && done[i])) {
+			if (!done)
+				break;
+			continue;
+		}
 		describe(&s.runs[i], d, sizeof(d));
-		if (!quiet) {
+		if (!quiet && !(done && done[i])) {
 			double eta = left;
 
 			if (planned_done > 0)
 				eta = left * (tm_now_ns() / 1e9 - t_start) / planned_done;
-			fprintf(stderr, "[%zu/%zu] %s (ETA %.0f s)\n", i + 1, s.nruns, d, eta);
+			fprintf(stderr, "[%zu/%zu] %s%s (ETA %.0f s)\n", i + 1, s.nruns, d,
+				done ? " and its point's arms, interleaved" : "", eta);
 		}
-		json_t *r = iso_run(&s.runs[i]);
+		if (done && !done[i])
+			il_run_point(il, &s, i, done);
+		json_t *r = done ? done[i] : iso_run(&s.runs[i]);
 
 		json_object_set_new(r, "id", json_integer((json_int_t)i));
 		if (s.runs[i].label)
@@ -244,6 +265,8 @@ static int cmd_run(int argc, char **argv)
 			fprintf(stderr, "        %s: %s\n", st,
 				json_string_value(json_object_get(r, "reason")));
 	}
+	free(done);
+	il_free(il);
 	cnt_keys_release();
 	int sig = sig_pending();
 

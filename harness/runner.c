@@ -20,6 +20,7 @@
 #include "counters.h"
 #include "drift.h"
 #include "holdtrace.h"
+#include "interleave.h"
 #include "policy.h"
 #include "slicetrace.h"
 #include "stats.h"
@@ -372,6 +373,12 @@ static json_t *measure_run(const struct workload_ops *ops, const json_t *params,
 
 json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 {
+	return runner_run_gated(ops, params, NULL);
+}
+
+json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
+			 const struct il_gate *g)
+{
 	if (ops->run)
 		return ops->run(ops, params);
 	json_t *res = json_object(), *reps = json_array();
@@ -406,8 +413,15 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	struct holdtrace *ht = holdtrace_open(p.holder_trace_us > 0 && !ops->lock->unlocked,
 					      ops->name);
 
+	/* Calibrated and traced: the arm waits for its turns from here on. */
+	il_ready(g);
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
+
+		if (il_turn(g)) {
+			status_result(res, "failed", "interleave: the parent gave no more turns");
+			goto out;
+		}
 		int rc = rep_start(rp, ops, &p, params, UINT64_MAX, PH_WARMUP);
 
 		json_object_set_new(res, "nthreads", json_integer(rp->n));
@@ -462,6 +476,9 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
 		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
+		/* Interleaved arms share CLOCK_MONOTONIC: the turns' real order. */
+		if (g)
+			json_object_set_new(rj, "window_start_ns", json_integer((json_int_t)t0));
 		json_object_set_new(rj, "calibration", drift_check_rep(rp, p.cs_ns, p.think_ns));
 		if (tj)
 			json_object_set_new(rj, "slice_trace", tj);
@@ -482,7 +499,10 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 			goto out;
 		}
 		rep_free(rp);
-		if (autorep_done(&p, opss, ++ndone))
+		int last = autorep_done(&p, opss, ++ndone);
+
+		il_turn_done(g, last || k + 1 == nrep);
+		if (last)
 			break;
 	}
 	status_result(res, "ok", NULL);
