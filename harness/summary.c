@@ -256,6 +256,7 @@ void keep_summary(json_t *res)
 
 		json_object_del(rep, "threads");
 		json_object_del(rep, "noise");
+		json_object_del(json_object_get(rep, "faults"), "threads");
 		json_object_foreach(json_object_get(rep, "counters"), name, ev)
 			if (json_is_object(ev))
 				json_object_del(ev, "per_thread");

@@ -109,7 +109,7 @@ static inline void fg_link(struct fg_node *pred, struct fg_node *me)
  * same).  A waiter may leave before its predecessor handed it the head;
  * that handoff then lands later on this node, at worst making this thread
  * head early next time: two heads only both spin on the word. */
-static void fg_queue_leave(const struct fg_lock *l, struct fg_node *me, struct wl_thread *t)
+static void fg_queue_leave(struct fg_lock *l, struct fg_node *me, struct wl_thread *t)
 {
 	struct fg_node *next = atomic_load_explicit(&me->next, memory_order_acquire), *expect = me;
 
