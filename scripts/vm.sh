@@ -30,6 +30,7 @@ WARMUP=6
 HOST_RT=auto
 PIN_VCPUS=0
 APPEND=""
+TB_SIZE=""
 
 usage() {
 	cat <<EOF
@@ -76,6 +77,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         on time; the vCPUs stay SCHED_OTHER)
   --pin-vcpus           pin vCPU thread i to host CPU i (default: the host
                         scheduler places them); meta.vm.host_sched says which
+  --tb-size MIB         TCG's translation cache size (QEMU's tb-size; unset:
+                        QEMU's default); a small one keeps evicting translated
+                        guest code (meta.vm.tb_size_mib; kernel/README.md)
   --append ARGS         more guest kernel parameters (space separated, e.g.
                         "idle=poll"); the guest's meta.cmdline shows them
   -h, --help            this text
@@ -118,6 +122,7 @@ while [ $# -gt 0 ]; do
 	--warmup) WARMUP=${2:-}; shift 2 || usage_err "--warmup needs a value" ;;
 	--pin-vcpus) PIN_VCPUS=1; shift ;;
 	--append) APPEND=${2:-}; shift 2 || usage_err "--append needs a value" ;;
+	--tb-size) TB_SIZE=${2:-}; shift 2 || usage_err "--tb-size needs a value" ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_err "unknown option: $1" ;;
 	esac
@@ -129,7 +134,7 @@ done
 case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
 case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel must be auto, kvm or tcg" ;; esac
 case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt must be none, voluntary, full or lazy" ;; esac
-for n in "$SMP" "$MEM" "$TIMEOUT" "$WARMUP" ${SLICE_EXT:+"$SLICE_EXT"}; do
+for n in "$SMP" "$MEM" "$TIMEOUT" "$WARMUP" ${SLICE_EXT:+"$SLICE_EXT"} ${TB_SIZE:+"$TB_SIZE"}; do
 	case "$n" in ''|*[!0-9]*) usage_err "not a number: '$n'" ;; esac
 done
 for kv in "${GUEST_ENV[@]}"; do
@@ -223,7 +228,7 @@ run_qemu() {
 	if [ "$accel" = kvm ]; then
 		acc=(-accel kvm -cpu host)
 	else
-		acc=(-accel "tcg,thread=multi" -cpu max)
+		acc=(-accel "tcg,thread=multi${TB_SIZE:+,tb-size=$TB_SIZE}" -cpu max)
 	fi
 	: >"$WORK/console.log"
 	: >"$WORK/result.chan"
@@ -415,6 +420,7 @@ CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
 CMDLINE+=" slicebench.meta.vm.accel=$ACCEL slicebench.meta.vm.kernel=$KIND"
 CMDLINE+=" slicebench.meta.vm.host_kernel=$HOST_KERNEL slicebench.meta.vm.smp=$SMP slicebench.meta.vm.mem_mib=$MEM"
 [ -n "$PREEMPT" ] && CMDLINE+=" slicebench.meta.vm.preempt_requested=$PREEMPT"
+[ -n "$TB_SIZE" ] && [ "$ACCEL" = tcg ] && CMDLINE+=" slicebench.meta.vm.tb_size_mib=$TB_SIZE"
 for kv in "${EXTRA_META[@]}"; do
 	CMDLINE+=" slicebench.meta.$kv"
 done
