@@ -254,6 +254,36 @@ int vm_calibration(json_t *vm, const char *dir, int asked, const char *hload, ch
 	return rc;
 }
 
+/* The guest's "pass_s" ("8.61,7.90": each pass's seconds, as --meta
+ * passes a list; one pass's arrives as a number) as a list of numbers;
+ * left as it is when it is not one. */
+static void pass_seconds(json_t *w)
+{
+	json_t *p = json_object_get(w, "pass_s");
+	const char *s = json_string_value(p);
+	json_t *a = json_array();
+	char *end;
+
+	if (json_is_number(p)) {
+		json_array_append(a, p);
+		s = "";
+	}
+
+	while (s && *s) {
+		double v = strtod(s, &end);
+
+		if (end == s || (*end && *end != ',')) {
+			json_decref(a);
+			return;
+		}
+		json_array_append_new(a, json_real(v));
+		s = *end ? end + 1 : end;
+	}
+	if (s)
+		json_object_set(w, "pass_s", a);
+	json_decref(a);
+}
+
 int vm_warmup(json_t *vm, const char *dir, char *err, size_t len)
 {
 	char name[64], path[PATH_MAX];
@@ -261,6 +291,7 @@ int vm_warmup(json_t *vm, const char *dir, char *err, size_t len)
 	int absent;
 	size_t i;
 
+	pass_seconds(w);
 	for (unsigned pass = 1;; pass++) {
 		snprintf(name, sizeof(name), "warmup-%u.json", pass);
 		/* p99s, once made, is w's */

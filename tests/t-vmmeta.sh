@@ -139,7 +139,7 @@ check "vmmeta: ... and leaves it alone" test -z "$(ls -A "$TMP/o/dir.json")"
 # the warm-up passes (harness/vmcal.c)
 G=$TMP/g
 mkdir -p "$G"
-echo '{"meta": {"vm": {"warmup": {"requested_s": 6, "passes": 3}}}}' >"$G/result.json"
+echo '{"meta": {"vm": {"warmup": {"requested_s": 6, "passes": 3, "pass_s": "8.5,7.25,7"}}}}' >"$G/result.json"
 cat >"$G/calibration.json" <<'JSON'
 {"results": [{"label": "loaded-fifo", "status": "ok", "summary": {"victim": {"p50": 40000, "p99": 300000, "max": 900000}},
  "repetitions": [{"victim": {"p99": 250000}}, {"victim": {"p99": 180000}}, {"victim": {"p99": 410000}},
@@ -165,12 +165,18 @@ jqcheck "cyclictest's p99 from its histogram (the 990th of 1000 in the 150 us bu
 	'.meta.vm.calibration.cyclictest == {"version": "2.40", "cmdline": "cyclictest -p 10", "cycles": 1000, "max_us": 2000, "p99_us": 150.5, "probe": "loaded-fifo", "probe_p99_us": 300.0, "ratio_p99": 1.99}'
 jqcheck "the host's load average and runnable tasks" \
 	'.meta.vm.calibration.host_load == {"loadavg_1": 1.5, "loadavg_5": 2.25, "loadavg_15": 3.0, "runnable": 4, "tasks": 612, "when": "the guest began calibrating"}'
-jqcheck "the warm-up keeps the guest's keys and lists each pass's probe p99 (null where a pass had none)" \
-	'.meta.vm.warmup == {"requested_s": 6, "passes": 3, "probe": "loaded-fifo", "probe_p99_us": [4000.0, 2000.0, null]}'
+jqcheck "the warm-up keeps the guest's keys, its pass times as numbers, and lists each pass's probe p99 (null where a pass had none)" \
+	'.meta.vm.warmup == {"requested_s": 6, "passes": 3, "pass_s": [8.5, 7.25, 7], "probe": "loaded-fifo", "probe_p99_us": [4000.0, 2000.0, null]}'
 
 # cyclictest's overflow, and a cyclictest.json that is not JSON: recorded, not fatal
 echo '{"thread": {"0": {"histogram": {"5": 98}, "cycles": 100, "max": 250000}}}' >"$G/cyclictest.json"
 rm "$G"/warmup-*.json
+echo '{"meta": {"vm": {"warmup": {"pass_s": 9.5}}}}' >"$G/result.json"
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 2>/dev/null
+jqcheck "one pass's time, which --meta made a number, is a list of one" '.meta.vm.warmup.pass_s == [9.5]'
+echo '{"meta": {"vm": {"warmup": {"pass_s": "8.5,x"}}}}' >"$G/result.json"
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 2>/dev/null
+jqcheck "pass times that are not a list of numbers are kept as they came" '.meta.vm.warmup.pass_s == "8.5,x"'
 "$SB" vmmeta --files "$G" --out "$O" --force --wall 1 2>/dev/null
 jqcheck "a p99 past cyclictest's histogram is null, with no ratio" \
 	'.meta.vm.calibration.cyclictest | .p99_us == null and .cycles == 100 and (has("ratio_p99") | not)'
