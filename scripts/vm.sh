@@ -63,9 +63,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         spaces; e.g. SLICEBENCH_NO_REEXEC=1)
   --keep DIR            keep the console log and raw channel in DIR
   --quiet               do not show the guest's progress lines
-  --no-calibration      skip the guest's timing floor measurement (about
-                        10 s planned, before the suite, then cyclictest beside
-                        the same load for 2 s; meta.vm.calibration)
+  --no-calibration      skip the guest's timing floor measurement (13 s
+                        planned, before the suite, then cyclictest beside the
+                        same load for 3 s; meta.vm.calibration)
   --warmup S            before the calibration and the suite, repeat the
                         calibration's loaded probe and the lock workloads'
                         kernel paths (configs/vm-warmup.json, about 3 s a
