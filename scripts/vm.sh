@@ -517,7 +517,7 @@ log "guest floor: $(jq -r '.meta.vm | (.calibration.victim_us // {} | to_entries
 	(.calibration.cyclictest.p99_us // null | if . then "; cyclictest p99 \(.) us" else "" end) +
 	(.calibration.cyclictest.ratio_p99 // null | if . then " (probe/cyclictest \(.))" else "" end) +
 	(.calibration.host_load // null | if . then "; host load \(.loadavg_1) \(.loadavg_5) \(.loadavg_15), \(.runnable) runnable" else "" end) +
-	(.warmup.probe_p99_us // null | if . then "; warm-up probe p99 \(map(tostring) | join(" -> ")) us" else "" end)' "$OUT" 2>/dev/null || true)"
+	(.warmup.probe_p99_us // null | if . then "; warm-up probe p99 \(map(tostring) | join(" -> ")) us" else "" end) | ltrimstr("; ")' "$OUT" 2>/dev/null || true)"
 if [ -n "$STOP_SIG" ]; then
 	log "interrupted: $OUT holds what completed"
 	exit "$(stop_code)"
