@@ -2,7 +2,7 @@
  * files beside it (scripts/vm.sh decodes them into one directory); this
  * adds to the result's meta what only the host saw (the boot's wall time,
  * a retried boot, a stop signal, how QEMU was scheduled), a summary of the
- * guest's timing floor from calibration.json, and the guest's debugfs
+ * guest's warm-up and timing floor (vmcal.c), and the guest's debugfs
  * rseq/stats before and after the suite with their difference.  The
  * result is written as `run` writes one (results.c), so every number the
  * guest wrote reads back as the same text. */
@@ -24,10 +24,12 @@
 #include "exitcodes.h"
 #include "regfile.h"
 #include "results.h"
+#include "vmcal.h"
 
 static const struct cli_opt vmmeta_opts[] = {
 	{ 'd', "files", "DIR", "what the guest sent: result.json, and when there\n"
-			       "calibration.json, rseq_stats.before, rseq_stats" },
+			       "calibration.json, cyclictest.json, warmup-N.json,\n"
+			       "rseq_stats.before, rseq_stats" },
 	{ 'o', "out", "FILE", "the merged result (temp file + rename, as `run` writes)" },
 	{ 'f', "force", NULL, "replace an existing --out file (a regular file only)" },
 	{ 'w', "wall", "S", "seconds QEMU ran (meta.vm.wall_s)" },
@@ -38,6 +40,8 @@ static const struct cli_opt vmmeta_opts[] = {
 	{ 's', "host-sched", "TEXT", "how the host scheduled QEMU (meta.vm.host_sched)" },
 	{ 'c', "calibrate", NULL, "the guest was asked to calibrate: without a\n"
 				  "calibration.json, meta.vm.calibration says so" },
+	{ 'l', "host-load", "LINE", "the host's /proc/loadavg when the guest began\n"
+				    "calibrating (meta.vm.calibration.host_load)" },
 	{ 'h', "help", NULL, "this text" },
 	{ 0 }
 };
@@ -47,7 +51,8 @@ static const struct cli_cmd vmmeta_cmd = {
 	.synopsis = "slicebench vmmeta --files DIR --out FILE --wall S [OPTIONS]\n",
 	.about = "scripts/vm.sh's last step: DIR/result.json, the result a guest sent, with\n"
 		 "meta.vm completed by what the host saw, meta.vm.calibration summarising\n"
-		 "DIR/calibration.json and meta.rseq_stats from DIR/rseq_stats(.before).\n",
+		 "DIR/calibration.json and DIR/cyclictest.json, meta.vm.warmup the probe of\n"
+		 "each DIR/warmup-N.json, and meta.rseq_stats from DIR/rseq_stats(.before).\n",
 	.opts = vmmeta_opts,
 	.exits = "0 ok, 1 the result cannot be written, 2 bad usage or a file of\n"
 		 "DIR that is not what the guest writes (then nothing is written)",
@@ -74,8 +79,8 @@ static int guest_open(const char *dir, const char *name, int need, char *path, c
  * none); NULL with err as "FILE:LINE:COL: ..." or "FILE: (top level):
  * ...".  Duplicate keys are kept, the last value winning: the guest's
  * writer makes none, and a reader here never did refuse them. */
-static json_t *guest_json(const char *dir, const char *name, int need, int *absent, char *path,
-			  char *err, size_t len)
+json_t *vm_guest_json(const char *dir, const char *name, int need, int *absent, char *path,
+		      char *err, size_t len)
 {
 	struct cfg_ctx c = { path, err, len };
 	int fd = guest_open(dir, name, need, path, err, len);
@@ -94,103 +99,6 @@ static json_t *guest_json(const char *dir, const char *name, int need, int *abse
 	cfg_fail(&c, "(top level)", "must be an object");
 	json_decref(d);
 	return NULL;
-}
-
-/* ns as us, rounded to 0.1 us as printf rounds (to nearest, ties to even,
- * on the exact binary value): the floor is read in tenths of a microsecond. */
-static json_t *tenths_us(const json_t *ns)
-{
-	char buf[512]; /* %.1f of the largest double takes 311 */
-	double us = json_is_integer(ns) ? (double)json_integer_value(ns) / 1000
-					: json_real_value(ns) / 1000;
-
-	snprintf(buf, sizeof(buf), "%.1f", us);
-	return json_real(strtod(buf, NULL));
-}
-
-/* One result of configs/vm-calibration.json into the summary c: a failed
- * probe's reason, a probe's victim latencies or the reference's rate.  A
- * label that is not a string (none included) is keyed by its JSON text. */
-static int cal_result(struct cfg_ctx *x, json_t *c, size_t i, json_t *r)
-{
-	static const char *const pct[] = { "p50", "p99", "max" };
-	json_t *s = json_object_get(r, "summary"), *v = json_object_get(s, "victim");
-	json_t *label = json_object_get(r, "label"), *failed = json_object_get(c, "failed");
-	json_t *reason = json_object_get(r, "reason"), *us;
-	const char *st = json_string_value(json_object_get(r, "status"));
-	char *key = json_is_string(label) ? strdup(json_string_value(label))
-					  : json_dumps(label ? label : json_null(), JSON_ENCODE_ANY);
-	char where[64];
-	int rc = 0;
-
-	if (!key)
-		return cfg_fail(x, "results", "out of memory");
-	snprintf(where, sizeof(where), "results[%zu].summary.victim", i);
-	if (!st || strcmp(st, "ok")) {
-		if (!failed)
-			json_object_set_new(c, "failed", failed = json_object());
-		json_object_set_new(failed, key, reason ? json_incref(reason) : json_null());
-	} else if (v) {
-		us = json_object();
-		if (!json_is_object(v))
-			rc = cfg_fail(x, where, "must be an object");
-		for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]) && !rc; k++) {
-			json_t *ns = json_object_get(v, pct[k]);
-
-			if (ns && !json_is_number(ns))
-				rc = cfg_fail(x, where, "%s: must be a number", pct[k]);
-			else if (ns)
-				json_object_set_new(us, pct[k], tenths_us(ns));
-		}
-		json_object_set_new(json_object_get(c, "victim_us"), key, us);
-	} else if (json_is_string(label) && !strcmp(key, "reference")) {
-		/* O?: null where the guest's result has no such value */
-		json_object_set_new(
-			c, "reference",
-			json_pack("{s:O?,s:O?,s:O?,s:O?}", "workload", json_object_get(r, "workload"),
-				  "ops_per_sec",
-				  json_object_get(json_object_get(s, "ops_per_sec"), "median"),
-				  "hold_p50_ns", json_object_get(json_object_get(s, "hold_ns"), "p50"),
-				  "cs_ns", json_object_get(json_object_get(r, "params"), "cs_ns")));
-	}
-	free(key);
-	return rc;
-}
-
-/* meta.vm.calibration: the guest's timing floor, measured on this boot
- * before the suite, what a result's latencies and rates can be held
- * against.  Nothing when none was asked for and none came. */
-static int vm_calibration(json_t *vm, const char *dir, int asked, char *err, size_t len)
-{
-	char path[PATH_MAX];
-	int absent, rc = 0;
-	json_t *d = guest_json(dir, "calibration.json", 0, &absent, path, err, len), *results, *r;
-	struct cfg_ctx x = { path, err, len };
-	size_t i;
-
-	if (absent && asked)
-		json_object_set_new(vm, "calibration", json_pack("{s:s}", "unavailable",
-								 "the guest sent no calibration.json"));
-	if (!d)
-		return absent ? 0 : -1;
-	json_t *c = json_pack("{s:s,s:{}}", "config", "configs/vm-calibration.json", "victim_us");
-
-	if ((results = json_object_get(d, "results")) && !json_is_array(results))
-		rc = cfg_fail(&x, "results", "must be a list");
-	json_array_foreach(results, i, r) {
-		char where[48];
-
-		snprintf(where, sizeof(where), "results[%zu]", i);
-		if (!rc && !json_is_object(r))
-			rc = cfg_fail(&x, where, "must be an object");
-		if (!rc)
-			rc = cal_result(&x, c, i, r);
-	}
-	if (!rc)
-		json_object_set(vm, "calibration", c);
-	json_decref(c);
-	json_decref(d);
-	return rc;
 }
 
 static char *trim(char *s)
@@ -273,7 +181,7 @@ static int vm_rseq_stats(json_t *meta, const char *dir, char *err, size_t len)
 }
 
 struct vm_host {
-	const char *dir, *out, *retried, *sig, *sched;
+	const char *dir, *out, *retried, *sig, *sched, *load;
 	double wall_s, userspace_s; /* userspace_s NAN: not given */
 	int calibrate, force;
 };
@@ -301,7 +209,8 @@ static int merge(json_t *doc, const struct vm_host *h, const char *path, char *e
 		json_object_set_new(vm, "interrupted", json_sprintf("SIG%s", h->sig));
 	if (h->sched)
 		json_object_set_new(vm, "host_sched", json_string(h->sched));
-	if (vm_calibration(vm, h->dir, h->calibrate, err, len))
+	if (vm_warmup(vm, h->dir, err, len) ||
+	    vm_calibration(vm, h->dir, h->calibrate, h->load, err, len))
 		return -1;
 	if (!isnan(h->userspace_s))
 		json_object_set_new(vm, "userspace_s", json_real(h->userspace_s));
@@ -342,6 +251,7 @@ int cmd_vmmeta(int argc, char **argv)
 		case 'i': h.sig = optarg; break;
 		case 's': h.sched = optarg; break;
 		case 'c': h.calibrate = 1; break;
+		case 'l': h.load = optarg; break;
 		}
 	}
 	if (!c)
@@ -352,7 +262,7 @@ int cmd_vmmeta(int argc, char **argv)
 	if (seconds_arg("wall", wall, &h.wall_s) || seconds_arg("userspace", userspace, &h.userspace_s))
 		return EXIT_USAGE;
 	if (res_check_out(h.out, h.force, err, sizeof(err)) ||
-	    !(doc = guest_json(h.dir, "result.json", 1, &absent, path, err, sizeof(err))) ||
+	    !(doc = vm_guest_json(h.dir, "result.json", 1, &absent, path, err, sizeof(err))) ||
 	    merge(doc, &h, path, err, sizeof(err))) {
 		fprintf(stderr, "slicebench vmmeta: %s\n", err);
 		json_decref(doc);

@@ -12,8 +12,9 @@ CONFIGS="$REPO/configs"
 SLICE_TEST=""
 BUSYBOX=""
 PRELOAD="$REPO/build/libslicepreload.so"
-# The applications the program workloads run as they are (configs/applications.json).
-PROGRAMS="sysbench xz memcached memcaslap"
+# The applications the program workloads run as they are (configs/applications.json),
+# and cyclictest, the cross-check of the guest's calibration (kernel/init).
+PROGRAMS="sysbench xz memcached memcaslap cyclictest"
 
 usage() {
 	cat <<EOF

@@ -22,6 +22,8 @@ vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-de
 	gcc make libc6-dev)
 # The applications configs/applications.json runs in the guest, as Debian ships them.
 vm+=(sysbench memcached libmemcached-tools)
+# cyclictest, the cross-check of the guest's calibration (kernel/init).
+vm+=(rt-tests)
 # A kernel for this machine as Debian packages (make bindeb-pkg): the
 # binary Build-Depends of the kernel's scripts/package/mkdebian beyond vm's
 # (dpkg-buildpackage checks them all, debhelper-compat included).

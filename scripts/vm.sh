@@ -24,9 +24,14 @@ GUEST_ENV=()
 HARNESS_ARGS=""
 QUIET=0
 CALIBRATE=1
+# Seconds of warm-up before the calibration and the suite (kernel/README.md,
+# "Warming the guest up": under TCG the first probe after boot reads 15-20x
+# the later ones)
+WARMUP=6
 HOST_RT=auto
 PIN_VCPUS=0
 APPEND=""
+TB_SIZE=""
 
 usage() {
 	cat <<EOF
@@ -64,14 +69,23 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         spaces; e.g. SLICEBENCH_NO_REEXEC=1)
   --keep DIR            keep the console log and raw channel in DIR
   --quiet               do not show the guest's progress lines
-  --no-calibration      skip the guest's timing floor measurement (about
-                        8 s planned, before the suite; meta.vm.calibration)
+  --no-calibration      skip the guest's timing floor measurement (13 s
+                        planned, before the suite, then cyclictest beside the
+                        same load for 3 s; meta.vm.calibration)
+  --warmup S            before the calibration and the suite, repeat the
+                        calibration's loaded probe and the lock workloads'
+                        kernel paths (configs/vm-warmup.json, about 3 s a
+                        pass) until S seconds have passed (default $WARMUP;
+                        0: none); meta.vm.warmup has each pass's probe p99
   --no-host-rt          leave QEMU's main loop at its normal priority (by
                         default, as root, it runs SCHED_FIFO 10 once the vCPU
                         threads exist: timers and interrupts reach the guest
                         on time; the vCPUs stay SCHED_OTHER)
   --pin-vcpus           pin vCPU thread i to host CPU i (default: the host
                         scheduler places them); meta.vm.host_sched says which
+  --tb-size MIB         TCG's translation cache size (QEMU's tb-size; unset:
+                        QEMU's default); a small one keeps evicting translated
+                        guest code (meta.vm.tb_size_mib; kernel/README.md)
   --append ARGS         more guest kernel parameters (space separated, e.g.
                         "idle=poll"); the guest's meta.cmdline shows them
   -h, --help            this text
@@ -112,8 +126,10 @@ while [ $# -gt 0 ]; do
 	--quiet) QUIET=1; shift ;;
 	--no-host-rt) HOST_RT=off; shift ;;
 	--no-calibration) CALIBRATE=0; shift ;;
+	--warmup) WARMUP=${2:-}; shift 2 || usage_err "--warmup needs a value" ;;
 	--pin-vcpus) PIN_VCPUS=1; shift ;;
 	--append) APPEND=${2:-}; shift 2 || usage_err "--append needs a value" ;;
+	--tb-size) TB_SIZE=${2:-}; shift 2 || usage_err "--tb-size needs a value" ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_err "unknown option: $1" ;;
 	esac
@@ -125,7 +141,7 @@ done
 case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
 case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel must be auto, kvm or tcg" ;; esac
 case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt must be none, voluntary, full or lazy" ;; esac
-for n in "$SMP" "$MEM" "$TIMEOUT" ${SLICE_EXT:+"$SLICE_EXT"}; do
+for n in "$SMP" "$MEM" "$TIMEOUT" "$WARMUP" ${SLICE_EXT:+"$SLICE_EXT"} ${TB_SIZE:+"$TB_SIZE"}; do
 	case "$n" in ''|*[!0-9]*) usage_err "not a number: '$n'" ;; esac
 done
 for kv in "${GUEST_ENV[@]}"; do
@@ -205,7 +221,8 @@ trap 'exit 1' HUP
 CFGNAME=$(basename "$CONFIG" .json)
 mkdir -p "$WORK/configs"
 cp "$CONFIG" "$WORK/configs/"
-[ "$CALIBRATE" = 0 ] || cp "$REPO/configs/vm-calibration.json" "$WORK/configs/"
+[ "$CALIBRATE" = 0 ] || cp "$REPO/configs/vm-calibration.json" "$REPO/configs/vm-load.json" "$WORK/configs/"
+[ "$WARMUP" = 0 ] || cp "$REPO/configs/vm-warmup.json" "$WORK/configs/"
 # slice_test comes from the patched build (it also runs, and fails or
 # skips, on kernels without the extension: that is recorded, not fatal)
 ST_ARGS=()
@@ -223,7 +240,7 @@ run_qemu() {
 	if [ "$accel" = kvm ]; then
 		acc=(-accel kvm -cpu host)
 	else
-		acc=(-accel "tcg,thread=multi" -cpu max)
+		acc=(-accel "tcg,thread=multi${TB_SIZE:+,tb-size=$TB_SIZE}" -cpu max)
 	fi
 	: >"$WORK/console.log"
 	: >"$WORK/result.chan"
@@ -246,9 +263,15 @@ run_qemu() {
 	follow_console
 	local t=0 stop_t="" sched_done=0
 	HOST_SCHED="not set: the vCPU threads never appeared"
+	HOST_LOAD=""
 	while kill -0 "$QPID" 2>/dev/null; do
 		if [ "$sched_done" = 0 ] && { sched_qemu || [ "$t" -ge 100 ]; }; then
 			sched_done=1
+		fi
+		# the host's load as the guest starts calibrating (to 0.1 s)
+		if [ -z "$HOST_LOAD" ] && [ "$CALIBRATE" = 1 ] && [ "$((t % 2))" = 0 ] &&
+			grep -q 'slicebench-init: calibrating' "$WORK/console.log" 2>/dev/null; then
+			HOST_LOAD=$(cat /proc/loadavg)
 		fi
 		# after a stop request the guest has a minute to ship its files
 		if [ -n "$STOP_SIG" ] && [ -z "$stop_t" ]; then
@@ -407,10 +430,12 @@ KDESC=$KIND
 [ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
 [ "$TRACE" = 1 ] && CMDLINE+=" slicebench.trace=1"
 [ "$CALIBRATE" = 1 ] && CMDLINE+=" slicebench.calibrate=1"
+[ "$WARMUP" = 0 ] || CMDLINE+=" slicebench.warmup=$WARMUP"
 [ -n "$APPEND" ] && CMDLINE+=" $APPEND"
 CMDLINE+=" slicebench.meta.vm.accel=$ACCEL slicebench.meta.vm.kernel=$KIND"
 CMDLINE+=" slicebench.meta.vm.host_kernel=$HOST_KERNEL slicebench.meta.vm.smp=$SMP slicebench.meta.vm.mem_mib=$MEM"
 [ -n "$PREEMPT" ] && CMDLINE+=" slicebench.meta.vm.preempt_requested=$PREEMPT"
+[ -n "$TB_SIZE" ] && [ "$ACCEL" = tcg ] && CMDLINE+=" slicebench.meta.vm.tb_size_mib=$TB_SIZE"
 for kv in "${EXTRA_META[@]}"; do
 	CMDLINE+=" slicebench.meta.$kv"
 done
@@ -494,12 +519,20 @@ host=(--wall "$elapsed" --host-sched "$HOST_SCHED")
 [ -z "$RETRIED" ] || host+=(--retried "$RETRIED")
 [ -z "$STOP_SIG" ] || host+=(--interrupted "$STOP_SIG")
 [ "$CALIBRATE" = 0 ] || host+=(--calibrate)
+[ -z "$HOST_LOAD" ] || host+=(--host-load "$HOST_LOAD")
 if ! "$SB" vmmeta --files "$WORK/files" --out "$OUT" --force "${host[@]}"; then
 	log "cannot merge the VM meta into the guest's result"
 	exit 1
 fi
 log "wrote $OUT"
-log "guest floor: $(jq -r '.meta.vm.calibration.victim_us // {} | to_entries | map("\(.key) p99 \(.value.p99) us") | join(", ")' "$OUT" 2>/dev/null || true)"
+# The floor with its spread over the probes, cyclictest beside the same
+# load, the host's load then, and how the warm-up converged.
+log "guest floor: $(jq -r '.meta.vm | (.calibration.victim_us // {} | to_entries | map("\(.key) p99 \(.value.p99) us" +
+	(.value.p99_spread // null | if . then " (\(.n) probes: min \(.min) median \(.median) max \(.max))" else "" end)) | join(", ")) +
+	(.calibration.cyclictest.p99_us // null | if . then "; cyclictest p99 \(.) us" else "" end) +
+	(.calibration.cyclictest.ratio_p99 // null | if . then " (probe/cyclictest \(.))" else "" end) +
+	(.calibration.host_load // null | if . then "; host load \(.loadavg_1) \(.loadavg_5) \(.loadavg_15), \(.runnable) runnable" else "" end) +
+	(.warmup.probe_p99_us // null | if . then "; warm-up probe p99 \(map(tostring) | join(" -> ")) us" else "" end) | ltrimstr("; ")' "$OUT" 2>/dev/null || true)"
 if [ -n "$STOP_SIG" ]; then
 	log "interrupted: $OUT holds what completed"
 	exit "$(stop_code)"

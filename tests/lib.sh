@@ -12,3 +12,20 @@ check() { # check DESCRIPTION COMMAND...
 	shift
 	if "$@" >/dev/null; then ok "$d"; else notok "$d"; fi
 }
+# vm_prereqs NAME TOOL...: a guest test's start: "ok NAME # SKIP" and exit
+# under SLICEBENCH_VM_TESTS=0; "not ok NAME: why" and exit when QEMU, a
+# TOOL or the harness is missing
+vm_prereqs() {
+	local name=$1 t
+	shift
+	if [ "${SLICEBENCH_VM_TESTS:-1}" = 0 ]; then
+		echo "ok $name # SKIP left out by SLICEBENCH_VM_TESTS=0"
+		exit 0
+	fi
+	for t in qemu-system-x86_64 "$@"; do
+		command -v "$t" >/dev/null && continue
+		notok "$name: $t is not installed (scripts/install-deps.sh vm)"
+		exit 0
+	done
+	[ -x "$SB" ] || { notok "$name: no harness at $SB (run make)"; exit 0; }
+}

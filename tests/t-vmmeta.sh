@@ -134,3 +134,60 @@ rc=$?
 check "vmmeta: --out naming a directory: exit 2 (got $rc)" test "$rc" -eq 2
 check "vmmeta: ... says why: $(cat "$TMP/err")" grep -q 'is a directory' "$TMP/err"
 check "vmmeta: ... and leaves it alone" test -z "$(ls -A "$TMP/o/dir.json")"
+
+# --- the floor's spread, the cyclictest cross-check, the host's load and
+# the warm-up passes (harness/vmcal.c)
+G=$TMP/g
+mkdir -p "$G"
+echo '{"meta": {"vm": {"warmup": {"requested_s": 6, "passes": 3, "pass_s": "8.5,7.25,7"}}}}' >"$G/result.json"
+cat >"$G/calibration.json" <<'JSON'
+{"results": [{"label": "loaded-fifo", "status": "ok", "summary": {"victim": {"p50": 40000, "p99": 300000, "max": 900000}},
+ "repetitions": [{"victim": {"p99": 250000}}, {"victim": {"p99": 180000}}, {"victim": {"p99": 410000}},
+                 {"victim": {"p99": 199960}}, {}]}]}
+JSON
+# rt-tests 2.4's shape: stray colons, buckets out of order, 1000 cycles
+# of which 989 below 120 us and the 990th at 150 us
+cat >"$G/cyclictest.json" <<'JSON'
+{"file_version": 1, "cmdline:": "cyclictest -p 10", "rt_test_version:": "2.40", "num_threads": 1,
+ "thread": {"0": {"histogram": {"150": 1, "20": 900, "119": 89, "200": 9}, "cycles": 1000, "min": 20, "max": 2000}}}
+JSON
+for i in 1 2 3; do
+	printf '{"results": [{"label": "paths"}, {"label": "loaded-fifo", "summary": {"victim": {"p99": %s}}}]}\n' \
+		"$((4000000 / i))" >"$G/warmup-$i.json"
+done
+echo '{"results": [{"label": "paths"}]}' >"$G/warmup-3.json"
+O=$TMP/out/g.json
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 --calibrate --host-load "1.50 2.25 3.00 4/612 999" 2>"$TMP/err"
+check "vmmeta: with cyclictest and warm-up files (exit $?): $(head -c 200 "$TMP/err")" test -s "$O"
+jqcheck "each loaded probe's p99 and their min, median and max, a repetition without one left out" \
+	'.meta.vm.calibration.victim_us["loaded-fifo"].p99_spread == {"n": 4, "min": 180.0, "median": 225.0, "max": 410.0, "each": [250.0, 180.0, 410.0, 200.0]}'
+jqcheck "cyclictest's p99 from its histogram (the 990th of 1000 in the 150 us bucket), read past the stray colons" \
+	'.meta.vm.calibration.cyclictest == {"version": "2.40", "cmdline": "cyclictest -p 10", "cycles": 1000, "max_us": 2000, "p99_us": 150.5, "probe": "loaded-fifo", "probe_p99_us": 300.0, "ratio_p99": 1.99}'
+jqcheck "the host's load average and runnable tasks" \
+	'.meta.vm.calibration.host_load == {"loadavg_1": 1.5, "loadavg_5": 2.25, "loadavg_15": 3.0, "runnable": 4, "tasks": 612, "when": "the guest began calibrating"}'
+jqcheck "the warm-up keeps the guest's keys, its pass times as numbers, and lists each pass's probe p99 (null where a pass had none)" \
+	'.meta.vm.warmup == {"requested_s": 6, "passes": 3, "pass_s": [8.5, 7.25, 7], "probe": "loaded-fifo", "probe_p99_us": [4000.0, 2000.0, null]}'
+
+# cyclictest's overflow, and a cyclictest.json that is not JSON: recorded, not fatal
+echo '{"thread": {"0": {"histogram": {"5": 98}, "cycles": 100, "max": 250000}}}' >"$G/cyclictest.json"
+rm "$G"/warmup-*.json
+echo '{"meta": {"vm": {"warmup": {"pass_s": 9.5}}}}' >"$G/result.json"
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 2>/dev/null
+jqcheck "one pass's time, which --meta made a number, is a list of one" '.meta.vm.warmup.pass_s == [9.5]'
+echo '{"meta": {"vm": {"warmup": {"pass_s": "8.5,x"}}}}' >"$G/result.json"
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 2>/dev/null
+jqcheck "pass times that are not a list of numbers are kept as they came" '.meta.vm.warmup.pass_s == "8.5,x"'
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 2>/dev/null
+jqcheck "a p99 past cyclictest's histogram is null, with no ratio" \
+	'.meta.vm.calibration.cyclictest | .p99_us == null and .cycles == 100 and (has("ratio_p99") | not)'
+printf '{"thread": {\n' >"$G/cyclictest.json"
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 2>"$TMP/err"
+check "vmmeta: a cyclictest.json that is not JSON is no error (exit $?): $(cat "$TMP/err")" test ! -s "$TMP/err"
+jqcheck "... it is unavailable, with its file, line and column" \
+	'.meta.vm.calibration.cyclictest.unavailable | test("cyclictest.json:2:0: ")'
+rm "$G/cyclictest.json"
+"$SB" vmmeta --files "$G" --out "$O" --force --wall 1 --host-load "busy" 2>"$TMP/err"
+rc=$?
+check "vmmeta: a --host-load that is not /proc/loadavg's line: exit 2 (got $rc)" test "$rc" -eq 2
+check "vmmeta: ... names the value: $(cat "$TMP/err")" \
+	grep -qx 'slicebench vmmeta: --host-load "busy": not a line of /proc/loadavg' "$TMP/err"

@@ -1,0 +1,58 @@
+#!/bin/bash
+# t-vmwarm.sh - one guest boot (patched kernel, TCG) with a 2 s warm-up
+# and the calibration, on a one-run config: the result's meta records the
+# warm-up (the time asked, the time taken, one probe p99 per pass, every
+# one a positive number) and the calibration's cross-check (cyclictest ran
+# in the initramfs, its cycles and p99 positive, the loaded probe's five
+# p99s with their spread, a ratio between the two, the host's load).  No
+# speed is asserted: the machine is shared.  About 1 minute of both CPUs.
+# SLICEBENCH_VM_TESTS=0 leaves it out; SLICEBENCH_VM_KERNEL=PATH boots that
+# bzImage instead of kernel/build.sh's.
+# needs: initramfs guest-kernel
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/.."
+ACCEL=${SLICEBENCH_VM_ACCEL:-tcg}
+vm_prereqs "vm: warm-up: guest run" jq cyclictest
+cannot() {
+	notok "vm: warm-up: guest run: $1"
+	exit 0
+}
+KERNEL=${SLICEBENCH_VM_KERNEL:-patched}
+if [ "$KERNEL" = patched ]; then
+	kernel/build.sh >"$TMP/build.out" 2>"$TMP/build.err" ||
+		cannot "kernel/build.sh failed: $(tail -n 1 "$TMP/build.err")"
+fi
+
+cat >"$TMP/c.json" <<'JSON'
+{ "defaults": { "duration_s": 0.2, "warmup_s": 0, "repetitions": 1, "events": [] },
+  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" } ] }
+JSON
+P=$TMP/r.json
+if nice -n 10 scripts/vm.sh --config "$TMP/c.json" --out "$P" --kernel "$KERNEL" --accel "$ACCEL" --warmup 2 \
+	--no-selftest --quiet >"$TMP/vm.out" 2>"$TMP/vm.err"; then
+	ok "vm: warm-up: guest run"
+else
+	sed 's/^/# /' "$TMP/vm.err" | tail -n 20
+	cannot "scripts/vm.sh failed"
+fi
+jqcheck() { # jqcheck DESCRIPTION FILTER: the filter is true of the result
+	check "vm: warm-up: $1" jq -e "$2" "$P"
+}
+jqcheck "meta.vm.warmup: 2 s asked, at least that taken, one probe p99 > 0 per pass ($(jq -c .meta.vm.warmup "$P"))" \
+	'.meta.vm.warmup | .requested_s == 2 and .elapsed_s >= 2 and .passes >= 1 and
+	 (.probe_p99_us | length) == .passes and all(.probe_p99_us[]; type == "number" and . > 0)'
+jqcheck "cyclictest ran in the guest: cycles and p99 > 0 ($(jq -c .meta.vm.calibration.cyclictest "$P"))" \
+	'.meta.vm.calibration.cyclictest | .cycles > 0 and .p99_us > 0 and .max_us >= .p99_us - 1 and
+	 (.cmdline | test("-p 10 -i 1000"))'
+jqcheck "the ratio is the loaded probe's p99 over cyclictest's" \
+	'.meta.vm.calibration | .cyclictest.probe_p99_us == .victim_us["loaded-fifo"].p99 and
+	 (.cyclictest.ratio_p99 - .cyclictest.probe_p99_us / .cyclictest.p99_us | fabs) < 0.01'
+jqcheck "the loaded probe's five p99s, min <= median <= max, all > 0" \
+	'.meta.vm.calibration.victim_us["loaded-fifo"].p99_spread |
+	 .n == 5 and (.each | length) == 5 and .min > 0 and .min <= .median and .median <= .max'
+jqcheck "the host's load when the guest calibrated" \
+	'.meta.vm.calibration.host_load | .loadavg_1 >= 0 and .runnable >= 1 and .tasks >= .runnable'
+check "vm: warm-up: vm.sh's guest floor line shows the spread and cyclictest" \
+	grep -q 'guest floor: .*loaded-fifo p99 .* (5 probes: min .*cyclictest p99 .*warm-up probe p99' "$TMP/vm.err"
