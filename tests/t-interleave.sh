@@ -75,8 +75,13 @@ else
 		jq -e '.results[1] | .status == "failed" and (.reason | test("signal 11|exited with status [1-9]"))' "$F"
 	check "interleave: its point's other arms complete all 4 repetitions" \
 		jq -e '[.results[0,2,3] | .status == "ok" and (.repetitions | length) == 4] | all' "$F"
-	check "interleave: the crashed arm leaves the rounds after its first turn ($(jq -c '.results[0].interleave.rounds' "$F"))" \
-		jq -e '.results[0].interleave.rounds | (.[0] | sort) == [0,1,2,3] and all(.[1:][]; sort == [0,2,3])' "$F"
+	# It crashes on its thread's 10,001st acquisition: in its first turn on
+	# a quiet host, later when the host starves it.  From the round it
+	# crashed in on, it is gone.
+	check "interleave: the crashed arm leaves the rounds after the turn it crashed in ($(jq -c '.results[0].interleave.rounds' "$F"))" \
+		jq -e '.results[0].interleave.rounds | (map(index(1) != null) | index(false)) as $k
+		       | $k != null and $k >= 1 and all(.[:$k][]; sort == [0,1,2,3])
+		       and all(.[$k:][]; sort == [0,2,3])' "$F"
 	check "interleave: the hanging arm is killed by its watchdog ($(jq -r '.results[4].reason' "$F"))" \
 		jq -e '.results[4] | .status == "failed" and (.reason | test("no result after 2 s"))' "$F"
 	check "interleave: its partner completes all 4 repetitions" \
