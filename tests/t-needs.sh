@@ -17,6 +17,9 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=tests/artefacts.sh
 . tests/artefacts.sh
+# the mechanism is under test, not this run's selection: every test's
+# needs are read (each case below sets its own selection)
+unset TESTS TESTS_SKIP SLICEBENCH_VM_TESTS
 
 # inferred_needs FILE: what FILE's commands show it needs
 inferred_needs() {
