@@ -26,6 +26,8 @@ Runs configs/NAME.json for every study (${STUDIES[*]}):
                        without the extension, with the kernel's reason)
   DIR/compare/NAME-within-vm-BASE.{md,json}  slicebench compare --within:
                        each workload against baseline BASE in the guest
+  DIR/compare/NAME-within-vm-BASE-METRIC.{md,json}  the same for the
+                       victim's latency (interference: victim_p99)
   DIR/compare/NAME-host-vs-vm.{md,json} slicebench compare: host, guest
   DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's models paired
   DIR/compare/contention-within-host-BASE.{md,json}  the dry controls
@@ -144,6 +146,15 @@ baselines() {
 	esac
 }
 
+# The victim's latency, compared beside the throughput where a study has
+# a victim (compare's metric names).
+latency_metrics() {
+	case $1 in
+	interference) echo victim_p99 ;;
+	*) echo "" ;;
+	esac
+}
+
 for s in "${STUDIES[@]}"; do
 	for w in $(places "$s"); do
 		n=1
@@ -214,6 +225,18 @@ for s in "${STUDIES[@]}"; do
 						-o "compare/$s-within-$v-$b.${fmt/markdown/md}"
 				done
 			done
+			# Latency metrics of a study with a victim, in their own
+			# tables (their own Holm family beside the throughput's).
+			for m in $(latency_metrics "$s"); do
+				for b in $(baselines "$s"); do
+					[ -f "$s-$v.json" ] || continue
+					for fmt in markdown json; do
+						"$SB" compare --within "$s-$v.json" --baseline "$b" -m "$m" -f $fmt \
+							"${noise[@]+"${noise[@]}"}" \
+							-o "compare/$s-within-$v-$b-$m.${fmt/markdown/md}"
+					done
+				done
+			done
 			if [ "$v" != host ] && [ -f "$s-$v.json" ] && [ -f "$s-host.json" ]; then
 				for fmt in markdown json; do
 					"$SB" compare "$s-host.json" "$s-$v.json" -f $fmt \
@@ -243,6 +266,11 @@ for s in "${STUDIES[@]}"; do
 		for w in "${vms[@]}" host; do [ -f "$s-$w.json" ] && ins+=("$s-$w.json"); done
 		bl=()
 		for b in $(baselines "$s"); do bl+=(--baseline "$b"); done
+		# --reports-only over a directory without this study's results.
+		if [ "${#ins[@]}" = 0 ]; then
+			echo "studies.sh: $s: no result in $OUT: no comparisons, no plots" >&2
+			exit 0
+		fi
 		"$SB" plot "${ins[@]}" "${bl[@]+"${bl[@]}"}" --out "plots/$s"
 	)
 done
