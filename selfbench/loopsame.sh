@@ -112,7 +112,8 @@ for wl in "$@"; do
 	cgj=null
 	if [ "$cg" = 1 ]; then
 		rm -f "$W"/*.out "$W/o.json" "$W/b.json"
-		jq -c --arg w "$wl" '. + {workload: $w, duration_s: 0.2, warmup_s: 0.05}' \
+		# timeout_s: valgrind runs the harness 50-100x slower, more on a busy host
+		jq -c --arg w "$wl" '. + {workload: $w, duration_s: 0.2, warmup_s: 0.05, timeout_s: 600}' \
 			selfbench/configs/hvb.json | jq -c '{name: "loopsame", runs: [.]}' >"$W/c.json"
 		# --trace-children: the harness measures in a child process.
 		"${vg[@]}" --trace-children=yes --callgrind-out-file="$W/h.%p.out" \
