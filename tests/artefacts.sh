@@ -75,10 +75,17 @@ artefact_path() {
 		return 1 ;;
 	esac
 	args=$(artefact_args "$1") || { echo "unknown artefact '$1'" >&2; return 1; }
+	# one asking: the path on stdout, else the reason (build.sh's last line)
+	local err
+	err=$(mktemp) || return 1
 	# shellcheck disable=SC2086 # args are words
-	kernel/build.sh $args --print-path 2>&1 >/dev/null | tail -n 1 >&2
-	# shellcheck disable=SC2086
-	kernel/build.sh $args --print-path 2>/dev/null | tail -n 1 | grep . || return 1
+	if kernel/build.sh $args --print-path 2>"$err" | tail -n 1 | grep .; then
+		rm -f "$err"
+		return 0
+	fi
+	tail -n 1 "$err" >&2
+	rm -f "$err"
+	return 1
 }
 
 # artefact_build NAME: builds NAME (progress on stderr), prints its path
