@@ -308,6 +308,11 @@ run_qemu() {
 	local rc=0
 	wait "$QPID" || rc=$?
 	QPID=""
+	# QEMU that exits on a KVM error may leave before the loop saw the
+	# line: the same sign, the same status
+	if [ "$accel" = kvm ] && [ "$rc" != 0 ] && grep -q -i -E "$KVM_FAILED" "$WORK/qemu.log" 2>/dev/null; then
+		rc=125
+	fi
 	if [ -n "$FPID" ]; then
 		wait "$FPID" 2>/dev/null || true
 		FPID=""
