@@ -2,10 +2,12 @@
 # Included by the top Makefile, so CC, SB_CFLAGS, CFLAGS, LDLIBS, BUILD and LIB_OBJ are
 # the suite's own.  BENCH_MODE=smoke is the seconds-long run of make check.
 # BENCH_RUNS=N runs the bench N separate times and reports the spread of
-# the harness/bare ratios across them.
+# the harness/bare ratios across them.  BENCH_ONLY=hvb,... runs only the
+# sections named (selfbench/bench.sh --only).
 BENCH_MODE ?= full
 BENCH_OUT  ?= results/bench
 BENCH_RUNS ?= 1
+BENCH_ONLY ?=
 BENCH_SOLO := $(BUILD)/selfbench/bare $(BUILD)/selfbench/sleepcost $(BUILD)/selfbench/switchcost
 BENCH_LIB  := $(BUILD)/selfbench/ratio $(BUILD)/selfbench/writecost
 
@@ -13,7 +15,7 @@ BENCH_LIB  := $(BUILD)/selfbench/ratio $(BUILD)/selfbench/writecost
 bench-bin: $(BUILD)/slicebench $(BENCH_SOLO) $(BENCH_LIB)
 
 bench: bench-bin
-	@BUILD=$(BUILD) selfbench/bench.sh --mode $(BENCH_MODE) --out-dir $(BENCH_OUT) --runs $(BENCH_RUNS)
+	@BUILD=$(BUILD) selfbench/bench.sh --mode $(BENCH_MODE) --out-dir $(BENCH_OUT) --runs $(BENCH_RUNS) --only "$(BENCH_ONLY)"
 
 # bare and sleepcost use the lock headers; their out-of-line slow paths
 # reach the harness's slice calls (policy.h), which an optimizer at -O1

@@ -3,6 +3,7 @@
 # harness against a bare loop and the hardware floor, parity with
 # `perf bench futex lock-pi`, scale in threads, and the suites' wall times.
 #   selfbench/bench.sh [--mode full|smoke] [--out-dir DIR] [--out FILE] [--runs N]
+#                      [--only SECTION,...] [--min-share F]
 #   selfbench/bench.sh --table RESULT.json     (the table of an earlier run)
 #   selfbench/bench.sh --spread RESULT.json... (harness/bare across runs)
 # Writes DIR/<utc>-<host>.json ({"schema": "slicebench/1", "kind": "bench"})
@@ -11,16 +12,20 @@
 # DIR/<utc>-<host>-spread.json ("kind": "bench-spread") and prints each
 # run's harness/bare ratio and their spread.  `make bench` runs it; `make
 # check` runs the smoke mode, which only keeps this script from rotting:
-# its numbers mean nothing.  Each section is a file of selfbench/bench/.
+# its numbers mean nothing.  Each section is a file of selfbench/bench/;
+# --only runs those named (overhead hvb placement floor parity switch scale
+# suite), the machine's meta always.  --min-share: the CPU share of its
+# window under which an arm's window drops its round (rounds.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD=${BUILD:-build}
 SB=$BUILD/slicebench
 BIN=$BUILD/selfbench
-mode=full outdir=results/bench out=""
+mode=full outdir=results/bench out="" only="" min_share=""
+sections=(overhead hvb placement floor parity switch scale suite)
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # shellcheck source=selfbench/bench/report.sh
 . selfbench/bench/report.sh
@@ -31,6 +36,8 @@ while [ $# -gt 0 ]; do
 	--out-dir) outdir=${2:-}; shift 2 ;;
 	--out) out=${2:-}; shift 2 ;;
 	--runs) runs=${2:-}; shift 2 ;;
+	--only) only=${2:-}; shift 2 ;;
+	--min-share) min_share=${2:-}; shift 2 ;;
 	--table) table "${2:?--table needs a file}"; exit 0 ;;
 	--spread)
 		shift
@@ -68,6 +75,16 @@ smoke)
 	;;
 *) echo "bench.sh: --mode must be full or smoke" >&2; exit 2 ;;
 esac
+# Sections 2 and 2b: a round an arm hardly ran in is dropped and redone
+# (rounds.sh says why 1%, and why 3 redos).
+pr_min_share=${min_share:-0.01} pr_redo=3
+[[ $pr_min_share =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+	{ echo "bench.sh: --min-share must be a number >= 0, not '$pr_min_share'" >&2; exit 2; }
+for sec in ${only//,/ }; do
+	[[ " ${sections[*]} " == *" $sec "* ]] ||
+		{ echo "bench.sh: --only: no section '$sec' (${sections[*]})" >&2; exit 2; }
+done
+want() { [ -z "$only" ] || [[ ,$only, == *,$1,* ]]; }
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: --runs must be a positive integer, not '$runs'" >&2; exit 2; }
 # N separate runs: each a bench of its own (its own processes, its own
 # document), one after the other, then their spread.
@@ -77,7 +94,7 @@ if [ "$runs" -gt 1 ]; then
 	files=()
 	for ((r = 1; r <= runs; r++)); do
 		printf 'bench: run %d of %d\n' "$r" "$runs" >&2
-		"$0" --mode "$mode" --out "$stem-run$r.json" --runs 1
+		"$0" --mode "$mode" --out "$stem-run$r.json" --runs 1 --only "$only" --min-share "$pr_min_share"
 		files+=("$stem-run$r.json")
 	done
 	spread_doc "${files[@]}" >"$stem-spread.json.tmp"
@@ -99,26 +116,34 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 RES=$W/results.jsonl # one result object per line, assembled at the end
 : >"$RES"
+# Sections 2, 2b and 3 pin to the first PU the harness may use, and 2 and
+# 2b run the one run object, selfbench/configs/hvb.json, which loopsame.sh
+# runs under callgrind too: the harness loop it names is the one bare.c runs.
+cpu0=$("$SB" info --json | jq '.topology.allowed_cpus | if type == "array" then .[0]
+	else (tostring | capture("^(?<n>[0-9]+)").n | tonumber) end')
+hb=$(jq -c --argjson d "$pr_dur" --argjson w "$pr_warm" '. + {duration_s: $d, warmup_s: $w}' \
+	selfbench/configs/hvb.json)
 
 # The sections, one file each, in this shell: they share the mode's
 # settings above, the result list and what an earlier one measured (the
-# floor divides section 2's ns per operation by its xadd).
+# floor divides section 2's ns per operation by its xadd, if it ran).
+floor_locks="{}"
 # shellcheck source=selfbench/bench/overhead.sh
-. selfbench/bench/overhead.sh
+! want overhead || . selfbench/bench/overhead.sh
 # shellcheck source=selfbench/bench/hvb.sh
-. selfbench/bench/hvb.sh
+! want hvb || . selfbench/bench/hvb.sh
 # shellcheck source=selfbench/bench/placement.sh
-. selfbench/bench/placement.sh
+! want placement || . selfbench/bench/placement.sh
 # shellcheck source=selfbench/bench/floor.sh
-. selfbench/bench/floor.sh
+! want floor || . selfbench/bench/floor.sh
 # shellcheck source=selfbench/bench/parity.sh
-. selfbench/bench/parity.sh
+! want parity || . selfbench/bench/parity.sh
 # shellcheck source=selfbench/bench/switch.sh
-. selfbench/bench/switch.sh
+! want switch || . selfbench/bench/switch.sh
 # shellcheck source=selfbench/bench/scale.sh
-. selfbench/bench/scale.sh
+! want scale || . selfbench/bench/scale.sh
 # shellcheck source=selfbench/bench/suite.sh
-. selfbench/bench/suite.sh
+! want suite || . selfbench/bench/suite.sh
 # shellcheck source=selfbench/bench/machine.sh
 . selfbench/bench/machine.sh
 

@@ -30,9 +30,10 @@ check "bench: meta names the CPU, its microcode or why not, the compiler and the
 	       and .alignment.loop_function_bytes == 64 and (.alignment.loops | length > 0)
 	       and all(.alignment.loops[]; .same_code and .offset64.harness == 0 and .offset64.bare == 0)' "$f"
 # The spread of two runs that are one and the same document: zero.
+cell='[0-9.]+ \[[0-9., ]+\]'
 if selfbench/bench.sh --spread "$f" "$f" >"$TMP/spread.md" 2>"$TMP/spread.err"; then
 	check "bench: --spread of one run twice shows both runs and a zero spread" \
-		grep -Eq '^\| spin-tas \| [0-9.]+ \[[0-9., ]+\] \| [0-9.]+ \[[0-9., ]+\] \| 0 \|' "$TMP/spread.md"
+		grep -Eq "^\\| spin-tas \\| $cell \\| $cell \\| 0 \\|" "$TMP/spread.md"
 else
 	notok "bench: --spread failed: $(tail -n 1 "$TMP/spread.err")"
 fi
@@ -62,6 +63,42 @@ check "bench: harness vs bare has per-CPU-second windows, paired, for both arms"
 	       (.ops_per_cpu_s.harness | length) == (.ops_per_cpu_s.bare | length) and
 	       (.ops_per_cpu_s.harness | length) == .harness_vs_bare.n and
 	       (.ops_per_cpu_s | [.harness, .bare] | flatten | all(. > 0)))' "$f"
+# The dropped-round rule (selfbench/bench/rounds.sh), as the run applied it:
+# every kept window has operations and its share of CPU, every dropped try
+# names an arm without them, and the counts agree with the windows.
+check "bench: harness vs bare keeps only windows that ran, and counts the dropped rounds" \
+	jq -e 'all(.results[] | select(.section == "harness_vs_bare" and .status == "ok");
+	       .params.duration_s as $d | .dropped.min_cpu_share as $m
+	       | .rounds.kept == .harness_vs_bare.n and .rounds.planned == (.rounds.kept + .rounds.left_out)
+	       and .rounds.dropped == (.dropped.windows | length) and $m == 0.01 and .dropped.max_redo == 3
+	       and (.windows | [.harness, .bare] | flatten | all(.ops > 0 and .cpu_s >= $m * $d))
+	       and all(.dropped.windows[].empty[]; .ops <= 0 or .cpu_s < $m * $d))' "$f"
+# Real starvation cannot be ordered up: a share no window reaches (2, twice
+# the window) drops every try of every round, so the bounds show exactly.
+if selfbench/bench.sh --mode smoke --only hvb --min-share 2 --out "$TMP/drop.json" >"$TMP/drop.md" 2>"$TMP/drop.err"; then
+	check "bench: an arm under the share drops its round, redone 3 times then left out, no ratio" \
+		jq -e '[.results[].section] == ["harness_vs_bare", "machine_load"] and
+		       ([.results[] | select(.section == "harness_vs_bare")] | all(.[];
+		       .status == "failed" and .harness_vs_bare == null
+		       and .rounds == {planned: 2, kept: 0, dropped: 8, left_out: 2}
+		       and ([.dropped.windows[] | [.round, .try]] == [[0,0],[0,1],[0,2],[0,3],[1,0],[1,1],[1,2],[1,3]])
+		       and all(.dropped.windows[]; [.empty[].arm] | sort == ["bare", "harness"])
+		       and (.reason | startswith("0 of 2 rounds kept: 2 had an arm hardly run in each of 4 tries"))))' \
+		"$TMP/drop.json"
+	check "bench: the table row of the starved comparison says why" \
+		grep -q '^| harness_vs_bare | spin-tas | failed | .*under 200% of its window' "$TMP/drop.md"
+else
+	notok "bench: --only hvb --min-share 2 failed: $(tail -n 2 "$TMP/drop.err" | tr '\n' ' ')"
+fi
+bad_opt() { # bad_opt OPTION VALUE MESSAGE: refused with exit 2, the value named
+	local out rc=0
+	out=$(selfbench/bench.sh --mode smoke "$1" "$2" 2>&1) || rc=$?
+	[ "$rc" = 2 ] && grep -qF "$3" <<<"$out"
+}
+check "bench: --only with an unknown section refused with exit 2, the name given" \
+	bad_opt --only hvb,flor "no section 'flor'"
+check "bench: --min-share that is no number refused with exit 2, the value given" \
+	bad_opt --min-share 1% "a number >= 0, not '1%'"
 # The real placement runs only where the kernel grants; here it must carry
 # the harness's reason, and the dry control must be measured either way.
 check "bench: each placement's dry control costed against no request, the real one run or refused with a reason" \

@@ -9,28 +9,33 @@
 # function, compiled from the same header on the same 64-byte boundary
 # (selfbench/bare.c): an A/A comparison of the harness around that loop,
 # whose target is a ratio within 0.97..1.03.
-cpu0=$("$SB" info --json | jq '.topology.allowed_cpus | if type == "array" then .[0]
-	else (tostring | capture("^(?<n>[0-9]+)").n | tonumber) end')
-# The run object is selfbench/configs/hvb.json, which loopsame.sh runs
-# under callgrind too: the harness loop it names is the one bare.c runs.
-hb=$(jq -c --argjson d "$pr_dur" --argjson w "$pr_warm" '. + {duration_s: $d, warmup_s: $w}' \
-	selfbench/configs/hvb.json)
 harness_vs_bare() { # harness_vs_bare WORKLOAD: one result line
-	local wl=$1 out h b
+	local wl=$1 out h b dr kept
 	out=$(rounds "$pr_rounds" "$(jq -c --arg w "$wl" '. + {workload: $w}' <<<"$hb")" "bare:$wl")
-	if [ "$(wc -l <<<"$out")" -lt 2 ]; then
+	if [ "$(wc -l <<<"$out")" -lt 3 ]; then
 		jq -c --arg w "$wl" --argjson p "$hb" '{section: "harness_vs_bare", workload: $w,
 			status, reason, params: $p}' <<<"$out"
 		return 0
 	fi
 	h=$(sed -n 1p <<<"$out") b=$(sed -n 2p <<<"$out")
-	jq -n --arg w "$wl" --argjson h "$h" --argjson b "$b" --argjson p "$hb" \
+	dr=$(dropped_doc "$(sed -n 3p <<<"$out")" '["harness", "bare"]')
+	kept=$(jq length <<<"$h")
+	if [ "$kept" -lt 2 ]; then
+		jq -nc --arg w "$wl" --argjson p "$hb" --argjson d "$dr" --argjson k "$kept" \
+			--argjson n "$pr_rounds" --arg why "$(too_few "$kept" "$dr")" \
+			'{section: "harness_vs_bare", workload: $w, status: "failed", reason: $why, params: $p,
+			  rounds: {planned: $n, kept: $k, dropped: $d.rounds, left_out: $d.left_out}, dropped: $d}'
+		return 0
+	fi
+	jq -n --arg w "$wl" --argjson h "$h" --argjson b "$b" --argjson p "$hb" --argjson dr "$dr" \
+		--argjson n "$pr_rounds" \
 		--argjson rc "$(pair_ratio "$h" "$b" cpu)" --argjson rw "$(pair_ratio "$h" "$b" wall)" \
 		'def med: sort | if length % 2 == 1 then .[length / 2 | floor]
 			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 		 {section: "harness_vs_bare", workload: $w, status: "ok", params: $p, threads: 1,
 		  method: "rotating rounds of one window per arm; ratio per round; t interval on log ratios",
-		  windows: {harness: $h, bare: $b},
+		  rounds: {planned: $n, kept: ($h | length), dropped: $dr.rounds, left_out: $dr.left_out},
+		  dropped: $dr, windows: {harness: $h, bare: $b},
 		  ops_per_sec: {harness: ($h | map(.wall)), bare: ($b | map(.wall))},
 		  ops_per_cpu_s: {harness: ($h | map(.cpu)), bare: ($b | map(.cpu))},
 		  cpu_share: {harness: ($h | map(.share) | med), bare: ($b | map(.share) | med)},
@@ -39,7 +44,6 @@ harness_vs_bare() { # harness_vs_bare WORKLOAD: one result line
 		  target: {ratio: "harness_vs_bare.gmean (per on-CPU second)", min: 0.97, max: 1.03},
 		  met: ($rc.gmean >= 0.97 and $rc.gmean <= 1.03)}'
 }
-floor_locks="{}"
 for wl in "${hvb_wl[@]}"; do
 	note "harness vs bare: $wl"
 	harness_vs_bare "$wl" | add

@@ -13,7 +13,7 @@
 # dry control runs where the kernel has the extension; elsewhere its row
 # says why not, with the harness's own reason.
 placement_cost() { # placement_cost LOCK: result lines
-	local lk=$1 pl out base real st i j
+	local lk=$1 pl out base real st i j dr kept
 	local -a series
 	local -a arms=("$(jq -c --arg l "$lk" '. + {lock: $l, policy: "none"}' <<<"$hb")")
 	local -a names=(none)
@@ -32,12 +32,20 @@ placement_cost() { # placement_cost LOCK: result lines
 		fi
 	done
 	out=$(rounds "$pr_rounds" "${arms[@]}")
-	if [ "$(wc -l <<<"$out")" -lt "${#arms[@]}" ]; then
+	if [ "$(wc -l <<<"$out")" -le "${#arms[@]}" ]; then
 		jq -c --arg l "$lk" '{section: "placement_cost", lock: $l, arm: "dry", status, reason}' <<<"$out"
 		return 0
 	fi
 	mapfile -t series <<<"$out"
 	base=${series[0]}
+	dr=$(dropped_doc "${series[${#arms[@]}]}" "$(printf '%s\n' "${names[@]}" | jq -R . | jq -sc .)")
+	kept=$(jq length <<<"$base")
+	if [ "$kept" -lt 2 ]; then
+		jq -nc --arg l "$lk" --argjson d "$dr" --arg why "$(too_few "$kept" "$dr")" \
+			'{section: "placement_cost", lock: $l, placement: "all", arm: "dry", status: "failed",
+			  reason: $why, dropped: $d}'
+		return 0
+	fi
 	for ((i = 1; i < ${#arms[@]}; i++)); do
 		local nm=${names[i]} vs=$base vsname=none
 		# A real placement is compared with its own dry control.
@@ -47,7 +55,7 @@ placement_cost() { # placement_cost LOCK: result lines
 			done
 		fi
 		jq -n --arg l "$lk" --arg a "$nm" --arg vsn "$vsname" --argjson s "${series[i]}" \
-			--argjson v "$vs" --argjson p "$hb" \
+			--argjson v "$vs" --argjson p "$hb" --argjson dr "$dr" \
 			--argjson rc "$(pair_ratio "${series[i]}" "$vs" cpu)" \
 			--argjson rw "$(pair_ratio "${series[i]}" "$vs" wall)" \
 			'def med: sort | if length % 2 == 1 then .[length / 2 | floor]
@@ -57,7 +65,7 @@ placement_cost() { # placement_cost LOCK: result lines
 			    arm: (if ($a | endswith("+dry")) then "dry" else "real" end), against: $vsn,
 			    status: "ok", params: $p, threads: 1,
 			    ops_per_cpu_s: {arm: ($s | map(.cpu)), against: ($v | map(.cpu))},
-			    ratio: $rc, ratio_wall: $rw,
+			    ratio: $rc, ratio_wall: $rw, dropped: $dr,
 			    ns_per_op: {arm: (1e9 / $x), against: (1e9 / $y)},
 			    cost_ns_per_op: (1e9 / $x - 1e9 / $y)}'
 	done

@@ -9,6 +9,10 @@ table() { # table RESULT.json
 	def f(d): if . == null then "-" else (. * pow(10; d) | round / pow(10; d) | tostring) end;
 	def ci: "[\(.ci95_lo | f(3)), \(.ci95_hi | f(3))]";
 	def yn: if . == null then "" elif . then "yes" else "NO" end;
+	# The rounds dropped (rounds.sh) and why: each empty window, arm and CPU time.
+	def dropped: if (.dropped.rounds // 0) == 0 then "" else
+		"; \(.dropped.rounds) round(s) dropped, \(.dropped.left_out) left out (\(.dropped.windows
+		 | map(.empty[] | "\(.arm) \(.ops) ops in \(.cpu_s * 1000 | f(2)) ms") | join(", ")))" end;
 	"| section | measure | value | 95% CI | target | met |",
 	"|---|---|---|---|---|---|",
 	(.results[] |
@@ -20,9 +24,9 @@ table() { # table RESULT.json
 	 elif .section == "slice_trace" then
 		"| grant-duration tracing | slice-test ops/s, slice_trace 1 / 0 | \(.traced_vs_untraced.median | f(3)) | \(.traced_vs_untraced | ci) | | |"
 	 elif .section == "harness_vs_bare" then
-		"| harness vs bare loop, per on-CPU s | \(.workload) (\(.ns_per_op.harness | f(2)) vs \(.ns_per_op.bare | f(2)) ns/op; wall ratio \(.harness_vs_bare_wall.gmean | f(3)); CPU share \(.cpu_share.harness | f(2)) vs \(.cpu_share.bare | f(2))) | \(.harness_vs_bare.gmean | f(3)) | \(.harness_vs_bare | ci) | 0.97..1.03 | \(.met | yn) |"
+		"| harness vs bare loop, per on-CPU s | \(.workload) (\(.ns_per_op.harness | f(2)) vs \(.ns_per_op.bare | f(2)) ns/op; wall ratio \(.harness_vs_bare_wall.gmean | f(3)); CPU share \(.cpu_share.harness | f(2)) vs \(.cpu_share.bare | f(2))\(dropped)) | \(.harness_vs_bare.gmean | f(3)) | \(.harness_vs_bare | ci) | 0.97..1.03 | \(.met | yn) |"
 	 elif .section == "placement_cost" then
-		"| placement cost, 1 thread, per on-CPU s | \(.lock)+\(.placement)\(if .arm == "dry" then "+dry" else "" end) / \(.lock)+\(.against) (\(.ns_per_op.arm | f(2)) vs \(.ns_per_op.against | f(2)) ns/op, \(.cost_ns_per_op | f(2)) ns) | \(.ratio.gmean | f(3)) | \(.ratio | ci) | | |"
+		"| placement cost, 1 thread, per on-CPU s | \(.lock)+\(.placement)\(if .arm == "dry" then "+dry" else "" end) / \(.lock)+\(.against) (\(.ns_per_op.arm | f(2)) vs \(.ns_per_op.against | f(2)) ns/op, \(.cost_ns_per_op | f(2)) ns\(dropped)) | \(.ratio.gmean | f(3)) | \(.ratio | ci) | | |"
 	 elif .section == "floor" then
 		"| floor | lock xadd / line round trip / gettid | \(.xadd_ns | f(1)) / \(.line_roundtrip_ns | f(1)) / \(.gettid_ns | f(1)) ns | | | |",
 		(.locks | to_entries[] | "| floor | \(.key) acquire+release, x xadd (harness, bare) | \(.value.harness_per_xadd | f(2)), \(.value.bare_per_xadd | f(2)) | | | |")
