@@ -29,11 +29,15 @@ check "bench: meta names the CPU, its microcode or why not, the compiler and the
 	       and (.microcode != null or (.microcode_reason | length > 0))
 	       and .alignment.loop_function_bytes == 64 and (.alignment.loops | length > 0)
 	       and all(.alignment.loops[]; .same_code and .offset64.harness == 0 and .offset64.bare == 0)' "$f"
-# The spread of two runs that are one and the same document: zero.
-cell='[0-9.]+ \[[0-9., ]+\]'
+# The spread of two runs that are one and the same document: zero.  A cell
+# is the ratio [95% CI], then the rounds dropped if any.
+cell='[0-9.]+ \[[0-9., ]+\](, [0-9]+ dropped, [0-9]+ of [0-9]+ kept)?'
 if selfbench/bench.sh --spread "$f" "$f" >"$TMP/spread.md" 2>"$TMP/spread.err"; then
 	check "bench: --spread of one run twice shows both runs and a zero spread" \
 		grep -Eq "^\\| spin-tas \\| $cell \\| $cell \\| 0 \\|" "$TMP/spread.md"
+	model=$(jq -r .meta.bench.machine.cpu_model "$f")
+	check "bench: --spread names the machine ($model) above the table" \
+		grep -qF "Machine: $model (family " "$TMP/spread.md"
 else
 	notok "bench: --spread failed: $(tail -n 1 "$TMP/spread.err")"
 fi

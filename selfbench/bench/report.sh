@@ -54,8 +54,12 @@ spread_doc() { # spread_doc RESULT.json...
 	jq -s --arg utc "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
 		--argjson files "$(printf '%s\n' "$@" | jq -R . | jq -sc .)" '
 	  . as $docs
+	  | [$docs[] | .meta.bench.machine // null | del(.alignment.loops?)] as $mach
 	  | {schema: "slicebench/1", kind: "bench-spread",
-	     meta: {utc: $utc, runs: $files, machine: ($docs[0].meta.bench.machine // null),
+	     meta: {utc: $utc, runs: $files, run_utc: [$docs[] | .meta.utc // null],
+	            machine: ($docs[0].meta.bench.machine // null),
+	            one_machine: ($mach | unique | length == 1),
+	            kernel: [$docs[] | .meta.kernel.release // null] | unique,
 	            loadavg: [$docs[] | (.results[] | select(.section == "machine_load") | .loadavg) // null],
 	            other_share: [$docs[] | (.results[] | select(.section == "machine_load") | .other_share) // null]},
 	     results: [$docs[0].results[] | select(.section == "harness_vs_bare") | .workload] | unique
@@ -63,18 +67,29 @@ spread_doc() { # spread_doc RESULT.json...
 	                       // {status: "missing"}] as $r
 	        | ($r | map(.harness_vs_bare.gmean // null)) as $g
 	        | {section: "harness_vs_bare_spread", workload: $w,
-	           runs: [$r[] | {status, gmean: (.harness_vs_bare.gmean // null),
-	                  ci95_lo: (.harness_vs_bare.ci95_lo // null), ci95_hi: (.harness_vs_bare.ci95_hi // null)}],
+	           runs: [$r[] | {status, reason, gmean: (.harness_vs_bare.gmean // null),
+	                  ci95_lo: (.harness_vs_bare.ci95_lo // null), ci95_hi: (.harness_vs_bare.ci95_hi // null),
+	                  rounds: (.rounds // null)}],
 	           min: ($g | min), max: ($g | max),
 	           spread: (if any($g[]; . == null) then null else ($g | max) - ($g | min) end),
 	           target: {each_run_gmean_min: 0.97, each_run_gmean_max: 1.03},
 	           met: all($g[]; . != null and . >= 0.97 and . <= 1.03)})}' "$@"
 }
+# The spread as markdown for the README: the machine named above the table,
+# each run's ratio [95% CI] with the rounds it dropped, the verdict, and the
+# load the runs shared the machine with below it.
 spread_table() { # spread_table SPREAD.json
 	jq -r 'def f: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
-	  (.meta.runs | length) as $n
-	  | "| workload | \([range($n) | "run \(. + 1)"] | join(" | ")) | spread | every run in 0.97..1.03 |",
+	  def pct: if . == null then "-" else "\(. * 100 | round)%" end;
+	  (.meta.runs | length) as $n | .meta.machine as $m
+	  | "Machine: \($m.cpu_model // "unknown CPU") (family \($m.cpu_family // "-") model \($m.cpu_model_number // "-") stepping \($m.stepping // "-")), microcode \($m.microcode // "none: \($m.microcode_reason // "not recorded")"); \($m.compiler // "compiler not recorded"); kernel \(.meta.kernel | join(", ")); runs at \(.meta.run_utc | join(", "))\(if .meta.one_machine then "" else "; NOT ONE MACHINE: the runs name different CPUs, compilers or alignments" end).",
+	    "",
+	    "| workload | \([range($n) | "run \(. + 1)"] | join(" | ")) | spread | every run in 0.97..1.03 |",
 	    "|---|\([range($n) | "---"] | join("|"))|---|---|",
-	    (.results[] | "| \(.workload) | \([.runs[] | "\(.gmean | f) [\(.ci95_lo | f), \(.ci95_hi | f)]"] | join(" | ")) | \(.spread | f) | \(if .met then "yes" else "NO" end) |"),
-	    "load average (1 5 15 min) at each run'"'"'s end: \(.meta.loadavg | map(split(" ") | .[0:3] | join(" ")) | join("; "))"' "$1"
+	    (.results[] | "| \(.workload) | \([.runs[] | if .gmean == null then "\(.status): no ratio"
+	       else "\(.gmean | f) [\(.ci95_lo | f), \(.ci95_hi | f)]\(if (.rounds.dropped // 0) > 0
+	       then ", \(.rounds.dropped) dropped, \(.rounds.kept) of \(.rounds.planned) kept" else "" end)" end]
+	       | join(" | ")) | \(.spread | f) | \(if .met then "yes" else "NO" end) |"),
+	    "",
+	    "CPU other processes took at each run (share of all PUs, /proc/stat): \(.meta.other_share | map(pct) | join(", ")); load average (1 5 15 min) at each run'"'"'s end: \(.meta.loadavg | map(if . == null then "-" else split(" ") | .[0:3] | join(" ") end) | join("; "))."' "$1"
 }
