@@ -401,6 +401,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
 
 /* The verb table: the dispatch and the usage text both come from it, as
  * perf's and git's command tables do.  prints: the verb's product is what
@@ -418,6 +419,7 @@ static const struct verb {
 	{ "plot", cmd_plot, 1, "render gnuplot reports from result files" },
 	{ "plan", cmd_plan, 1, "expand a cluster plan into jobs" },
 	{ "validate", cmd_validate, 1, "check result files against the result schema" },
+	{ "schema", cmd_schema, 1, "print the result schema (docs/result-schema.md)" },
 	{ "vmmeta", cmd_vmmeta, 0, "add what the host saw to a guest's result (scripts/vm.sh)" },
 };
 

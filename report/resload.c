@@ -335,7 +335,7 @@ int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***
 		}
 		/* validate's checks: a value a reader would have to skip (a
 		 * string ops_per_sec, a summary below its minimum) stops it. */
-		size_t bad = res_check_doc((*docs)[i], who, paths[i], stderr);
+		size_t bad = res_check_doc((*docs)[i], 0, who, paths[i], stderr);
 
 		if (bad) {
 			fprintf(stderr, "%s: %s: %zu value(s) fail the result schema (as "
