@@ -11,6 +11,7 @@
 #include "cliopt.h"
 #include "config.h"
 #include "counters.h"
+#include "fields.h"
 #include "interleave.h"
 #include "isolate.h"
 #include "keys.h"
@@ -93,35 +94,36 @@ static void print_table(const json_t *results)
 	printf("%-16s %7s %6s %-16s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
 	       "pin", "ops/s", "+-95%", "p99 hold", "jain", "status");
 	json_array_foreach(results, i, r) {
-		const json_t *p = json_object_get(r, "params");
-		const json_t *s = json_object_get(r, "summary");
-		const json_t *o = json_object_get(s, "ops_per_sec");
-		const char *st = json_string_value(json_object_get(r, "status"));
+		const json_t *p = json_object_get(r, fld_r_params);
+		const json_t *s = json_object_get(r, fld_r_summary);
+		const json_t *o = json_object_get(s, fld_key(fld_s_ops));
+		const char *st = json_string_value(json_object_get(r, fld_r_status));
 		char th[32], cs[32];
 
 		char nth[48];
 
-		const json_t *nt = json_object_get(r, "nthreads");
+		const json_t *nt = json_object_get(r, fld_r_nthreads);
 
 		snprintf(nth, sizeof(nth), nt ? "%lld" : "-", (long long)json_integer_value(nt));
 		if (json_is_string(json_object_get(p, "threads")))
 			snprintf(nth + strlen(nth), sizeof(nth) - strlen(nth), "(%s)",
 				 param_str(p, "threads", th, sizeof(th)));
-		printf("%-16s %7s %6s %-16s ", json_string_value(json_object_get(r, "workload")),
+		printf("%-16s %7s %6s %-16s ", json_string_value(json_object_get(r, fld_r_workload)),
 		       nth, param_str(p, "cs_ns", cs, sizeof(cs)),
 		       json_string_value(json_object_get(p, "pin")));
 		if (o) {
-			double mean = json_number_value(json_object_get(o, "mean"));
-			double hi = json_number_value(json_object_get(o, "ci95_hi"));
+			double mean = json_number_value(json_object_get(o, fld_key(fld_s_ops_mean)));
+			double hi = json_number_value(json_object_get(o, fld_key(fld_s_ops_ci95_hi)));
 
 			printf("%14.0f %8.1f%% %8lldns %6.3f  %s\n", mean,
 			       mean > 0 ? 100.0 * (hi - mean) / mean : 0.0,
 			       (long long)json_integer_value(
-				       json_object_get(json_object_get(s, "hold_ns"), "p99")),
-			       json_number_value(json_object_get(s, "fairness_jain")), st);
+				       json_object_get(json_object_get(s, fld_key(fld_s_hold)),
+						       fld_key(fld_s_hold_p99))),
+			       json_number_value(json_object_get(s, fld_key(fld_s_jain))), st);
 		} else {
 			printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st,
-			       json_string_value(json_object_get(r, "reason")));
+			       json_string_value(json_object_get(r, fld_r_reason)));
 		}
 	}
 }
