@@ -11,6 +11,7 @@
 #include "cliopt.h"
 #include "config.h"
 #include "counters.h"
+#include "fields.h"
 #include "interleave.h"
 #include "isolate.h"
 #include "keys.h"
@@ -93,35 +94,36 @@ static void print_table(const json_t *results)
 	printf("%-16s %7s %6s %-16s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
 	       "pin", "ops/s", "+-95%", "p99 hold", "jain", "status");
 	json_array_foreach(results, i, r) {
-		const json_t *p = json_object_get(r, "params");
-		const json_t *s = json_object_get(r, "summary");
-		const json_t *o = json_object_get(s, "ops_per_sec");
-		const char *st = json_string_value(json_object_get(r, "status"));
+		const json_t *p = json_object_get(r, fld_r_params);
+		const json_t *s = json_object_get(r, fld_r_summary);
+		const json_t *o = json_object_get(s, fld_key(fld_s_ops));
+		const char *st = json_string_value(json_object_get(r, fld_r_status));
 		char th[32], cs[32];
 
 		char nth[48];
 
-		const json_t *nt = json_object_get(r, "nthreads");
+		const json_t *nt = json_object_get(r, fld_r_nthreads);
 
 		snprintf(nth, sizeof(nth), nt ? "%lld" : "-", (long long)json_integer_value(nt));
 		if (json_is_string(json_object_get(p, "threads")))
 			snprintf(nth + strlen(nth), sizeof(nth) - strlen(nth), "(%s)",
 				 param_str(p, "threads", th, sizeof(th)));
-		printf("%-16s %7s %6s %-16s ", json_string_value(json_object_get(r, "workload")),
+		printf("%-16s %7s %6s %-16s ", json_string_value(json_object_get(r, fld_r_workload)),
 		       nth, param_str(p, "cs_ns", cs, sizeof(cs)),
 		       json_string_value(json_object_get(p, "pin")));
 		if (o) {
-			double mean = json_number_value(json_object_get(o, "mean"));
-			double hi = json_number_value(json_object_get(o, "ci95_hi"));
+			double mean = json_number_value(json_object_get(o, fld_key(fld_s_ops_mean)));
+			double hi = json_number_value(json_object_get(o, fld_key(fld_s_ops_ci95_hi)));
 
 			printf("%14.0f %8.1f%% %8lldns %6.3f  %s\n", mean,
 			       mean > 0 ? 100.0 * (hi - mean) / mean : 0.0,
 			       (long long)json_integer_value(
-				       json_object_get(json_object_get(s, "hold_ns"), "p99")),
-			       json_number_value(json_object_get(s, "fairness_jain")), st);
+				       json_object_get(json_object_get(s, fld_key(fld_s_hold)),
+						       fld_key(fld_s_hold_p99))),
+			       json_number_value(json_object_get(s, fld_key(fld_s_jain))), st);
 		} else {
 			printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st,
-			       json_string_value(json_object_get(r, "reason")));
+			       json_string_value(json_object_get(r, fld_r_reason)));
 		}
 	}
 }
@@ -401,6 +403,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
 
 /* The verb table: the dispatch and the usage text both come from it, as
  * perf's and git's command tables do.  prints: the verb's product is what
@@ -418,6 +421,7 @@ static const struct verb {
 	{ "plot", cmd_plot, 1, "render gnuplot reports from result files" },
 	{ "plan", cmd_plan, 1, "expand a cluster plan into jobs" },
 	{ "validate", cmd_validate, 1, "check result files against the result schema" },
+	{ "schema", cmd_schema, 1, "print the result schema (docs/result-schema.md)" },
 	{ "vmmeta", cmd_vmmeta, 0, "add what the host saw to a guest's result (scripts/vm.sh)" },
 };
 

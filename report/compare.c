@@ -21,35 +21,37 @@
 #include "calfloor.h"
 #include "cmppair.h"
 #include "cmppower.h"
+#include "../harness/fields.h"
 #include "../harness/keys.h"
 #include "resload.h"
 #include "../harness/stats.h"
 #include "textfmt.h"
 
-/* A latency: one percentile of a distribution, at the same path in a
- * repetition and in the summary; lower is better, and the median of the
- * repetitions is shown (one slow repetition moves a tail's mean). */
-#define LATENCY(name, path, help) { name, path, NULL, path, "ns", 1, 1, help }
+/* A latency: one percentile of a distribution in a repetition (rep_<id>)
+ * and in the summary (s_<id>); lower is better, and the median of the
+ * repetitions is shown (one slow repetition moves a tail's mean).  The
+ * paths are the field table's (harness/fields.h). */
+#define LATENCY(name, id, help) { name, fld_##id, NULL, fld_s_##id, "ns", 1, 1, help }
 
 const struct cmp_metric cmp_metrics[] = {
-	{ "ops_per_sec", "ops_per_sec", NULL, "ops_per_sec.mean", "ops/s", 0, 0,
+	{ "ops_per_sec", fld_ops_per_sec, NULL, fld_s_ops_mean, "ops/s", 0, 0,
 	  "critical sections per second (higher is better)" },
-	{ "fairness", "fairness_jain", NULL, "fairness_jain", "", 0, 0,
+	{ "fairness", fld_jain, NULL, fld_s_jain, "", 0, 0,
 	  "Jain's index over threads (higher is better)" },
-	LATENCY("p50_hold", "hold_ns.p50", "median hold time"),
-	LATENCY("p99_hold", "hold_ns.p99", "p99 hold time"),
-	LATENCY("p999_hold", "hold_ns.p99_9", "p99.9 hold time"),
-	LATENCY("p50_acquire", "acquire_ns.p50", "median acquire latency"),
-	LATENCY("p99_acquire", "acquire_ns.p99", "p99 acquire latency"),
-	LATENCY("p999_acquire", "acquire_ns.p99_9", "p99.9 acquire latency"),
-	LATENCY("p9999_acquire", "acquire_ns.p99_99", "p99.99 acquire latency"),
-	LATENCY("victim_p99", "victim.p99", "victim wakeup latency p99"),
-	LATENCY("victim_p999", "victim.p99_9", "victim wakeup latency p99.9"),
-	LATENCY("victim_p9999", "victim.p99_99", "victim wakeup latency p99.99"),
-	LATENCY("victim_max", "victim.max", "victim worst wakeup"),
-	{ "ctxsw_per_op", "counters.context-switches.value", "ops",
-	  "counters.context_switches_per_op", "", 1, 0, "context switches per operation" },
-	{ "tsc_cycles_per_op", "tsc_cycles", "ops", "counters.tsc_cycles_per_op", "cycles", 1, 0,
+	LATENCY("p50_hold", hold_p50, "median hold time"),
+	LATENCY("p99_hold", hold_p99, "p99 hold time"),
+	LATENCY("p999_hold", hold_p99_9, "p99.9 hold time"),
+	LATENCY("p50_acquire", acq_p50, "median acquire latency"),
+	LATENCY("p99_acquire", acq_p99, "p99 acquire latency"),
+	LATENCY("p999_acquire", acq_p99_9, "p99.9 acquire latency"),
+	LATENCY("p9999_acquire", acq_p99_99, "p99.99 acquire latency"),
+	LATENCY("victim_p99", victim_p99, "victim wakeup latency p99"),
+	LATENCY("victim_p999", victim_p99_9, "victim wakeup latency p99.9"),
+	LATENCY("victim_p9999", victim_p99_99, "victim wakeup latency p99.99"),
+	LATENCY("victim_max", victim_max, "victim worst wakeup"),
+	{ "ctxsw_per_op", fld_ctxsw_value, fld_ops, fld_s_ctxsw_op, "", 1, 0,
+	  "context switches per operation" },
+	{ "tsc_cycles_per_op", fld_tsc_cycles, fld_ops, fld_s_tsc_op, "cycles", 1, 0,
 	  "TSC cycles per operation (wall time x PUs)" },
 	{ NULL },
 };
@@ -73,7 +75,7 @@ static size_t metric_values(const json_t *r, const struct cmp_metric *m, double 
 	*from_summary = 0;
 	if (n || !*out)
 		return n;
-	double v = res_num(json_object_get(r, "summary"), m->sum_path);
+	double v = res_num(r, m->sum_path);
 
 	if (isfinite(v)) {
 		(*out)[0] = v;
@@ -138,15 +140,15 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 		json_array_append_new(flags, json_string("ties"));
 	row = json_pack("{s:s,s:s,s:s,s:s,s:s,s:b,s:{s:s,s:s,s:I,s:f,s:o,s:O},"
 			"s:{s:s,s:s,s:I,s:f,s:o,s:O}}",
-			"group", group, "workload", res_str(ra, "workload", "?"), "point", point,
+			"group", group, "workload", res_str(ra, fld_r_workload, "?"), "point", point,
 			"metric", m->name, "unit", m->unit, "lower_is_better", m->lower_better, "a",
-			"file", fa, "workload", res_str(ra, "workload", "?"), "n", (json_int_t)na,
+			"file", fa, "workload", res_str(ra, fld_r_workload, "?"), "n", (json_int_t)na,
 			"value", ca, "values", values_json(a, na), "nthreads",
-			json_object_get(ra, "nthreads") ? json_object_get(ra, "nthreads")
+			json_object_get(ra, fld_r_nthreads) ? json_object_get(ra, fld_r_nthreads)
 							: json_null(),
-			"b", "file", fb, "workload", res_str(rb, "workload", "?"), "n",
+			"b", "file", fb, "workload", res_str(rb, fld_r_workload, "?"), "n",
 			(json_int_t)nb, "value", cb, "values", values_json(b, nb), "nthreads",
-			json_object_get(rb, "nthreads") ? json_object_get(rb, "nthreads")
+			json_object_get(rb, fld_r_nthreads) ? json_object_get(rb, fld_r_nthreads)
 							: json_null());
 	if (!row) {
 		free(a);
@@ -170,8 +172,8 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	free(b);
 	/* The mechanism's rate beside the ratio: a throughput ratio where
 	 * the extension almost never fires measures stores and protocol. */
-	double ga = res_num(ra, "summary.slice.grants_per_1000_ops");
-	double gb = res_num(rb, "summary.slice.grants_per_1000_ops");
+	double ga = res_num(ra, fld_s_grants_k);
+	double gb = res_num(rb, fld_s_grants_k);
 
 	if (isfinite(ga))
 		json_object_set_new(json_object_get(row, "a"), "grants_per_1000_ops", json_real(ga));
@@ -228,17 +230,17 @@ static void meta_diff(json_t *rep, const json_t *ma, const json_t *mb, const cha
 		const char *path, *what;
 		int warn;
 	} keys[] = {
-		{ "topology.cpu_model", "CPU model", 1 },
-		{ "topology.pus", "PU count", 1 },
-		{ "virtualization.kind", "virtualization", 1 },
-		{ "vm.accel", "VM accelerator", 1 },
-		{ "suite_version", "suite version", 1 },
-		{ "hz", "HZ", 1 },
-		{ "preemption.model", "preemption model", 1 },
-		{ "preemption.variant", "kernel variant", 1 },
-		{ "slice_extension.available", "slice extension availability", 1 },
-		{ "kernel.release", "kernel release", 0 },
-		{ "host", "host", 0 },
+		{ fld_m_cpu_model, "CPU model", 1 },
+		{ fld_m_pus, "PU count", 1 },
+		{ fld_m_virt_kind, "virtualization", 1 },
+		{ fld_m_vm_accel, "VM accelerator", 1 },
+		{ fld_m_suite_version, "suite version", 1 },
+		{ fld_m_hz, "HZ", 1 },
+		{ fld_m_preempt_model, "preemption model", 1 },
+		{ fld_m_preempt_variant, "kernel variant", 1 },
+		{ fld_m_slice_available, "slice extension availability", 1 },
+		{ fld_m_kernel_release, "kernel release", 0 },
+		{ fld_m_host, "host", 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -247,9 +249,9 @@ static void meta_diff(json_t *rep, const json_t *ma, const json_t *mb, const cha
 
 		if (json_equal(va, vb) || (!va && !vb))
 			continue;
-		if (!strcmp(keys[i].path, "vm.accel")) {
-			snprintf(sa, sizeof(sa), "%s", va ? res_str(ma, "vm.accel", "?") : "bare metal / no VM");
-			snprintf(sb, sizeof(sb), "%s", vb ? res_str(mb, "vm.accel", "?") : "bare metal / no VM");
+		if (keys[i].path == fld_m_vm_accel) {
+			snprintf(sa, sizeof(sa), "%s", va ? res_str(ma, fld_m_vm_accel, "?") : "bare metal / no VM");
+			snprintf(sb, sizeof(sb), "%s", vb ? res_str(mb, fld_m_vm_accel, "?") : "bare metal / no VM");
 		} else {
 			val_str(va, sa, sizeof(sa));
 			val_str(vb, sb, sizeof(sb));
@@ -274,31 +276,31 @@ static void add_rows(json_t *rep, const json_t *ra, const json_t *rb, const char
 		     const json_t *doca)
 {
 	char point[512], group[512];
-	const char *sa = res_str(ra, "status", "?"), *sb = res_str(rb, "status", "?");
+	const char *sa = res_str(ra, fld_r_status, "?"), *sb = res_str(rb, fld_r_status, "?");
 
 	cmp_point_desc(ra, var, point, sizeof(point));
 	res_group(res_meta_of(doca, ra), group, sizeof(group));
 	if (strcmp(sa, "ok") || strcmp(sb, "ok")) {
 		add_str(rep, "not_compared",
-			json_sprintf("%s %s: A %s, %s %s%s%s", res_str(ra, "workload", "?"), point, sa,
-				     fb, sb, strcmp(sb, "ok") && res_str(rb, "reason", NULL) ? ": " : "",
-				     strcmp(sb, "ok") ? res_str(rb, "reason", "") : ""));
+			json_sprintf("%s %s: A %s, %s %s%s%s", res_str(ra, fld_r_workload, "?"), point, sa,
+				     fb, sb, strcmp(sb, "ok") && res_str(rb, fld_r_reason, NULL) ? ": " : "",
+				     strcmp(sb, "ok") ? res_str(rb, fld_r_reason, "") : ""));
 		return;
 	}
-	double nta = res_num(ra, "nthreads"), ntb = res_num(rb, "nthreads");
+	double nta = res_num(ra, fld_r_nthreads), ntb = res_num(rb, fld_r_nthreads);
 
 	if (isfinite(nta) && isfinite(ntb) && nta != ntb)
 		add_str(rep, "warnings",
 			json_sprintf("%s %s: %.0f threads in A but %.0f in %s (\"Nx\" follows the "
-				     "PU count)", res_str(ra, "workload", "?"), point, nta, ntb, fb));
-	const char *ga = res_str(ra, "rseq_registration.kind", NULL);
-	const char *gb = res_str(rb, "rseq_registration.kind", NULL);
+				     "PU count)", res_str(ra, fld_r_workload, "?"), point, nta, ntb, fb));
+	const char *ga = res_str(ra, fld_r_rseq_reg_kind, NULL);
+	const char *gb = res_str(rb, fld_r_rseq_reg_kind, NULL);
 
 	if (ga && gb && strcmp(ga, gb))
 		add_str(rep, "warnings",
 			json_sprintf("%s %s: rseq registration differs: A \"%s\" vs %s \"%s\" (the "
 				     "kernel's rseq work on return to user space differs, not only "
-				     "the requests)", res_str(ra, "workload", "?"), point, ga, fb, gb));
+				     "the requests)", res_str(ra, fld_r_workload, "?"), point, ga, fb, gb));
 	for (size_t k = 0; k < o->nmetrics; k++) {
 		json_t *row = make_row(ra, rb, fa, fb, o->metrics[k], point, group);
 
@@ -339,21 +341,21 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 	     const struct cmp_opts *o, json_t **report, char *err, size_t len)
 {
 	json_t *rep = report_new(o, "files");
-	json_t *ares = json_object_get(docs[0], "results");
+	json_t *ares = json_object_get(docs[0], fld_results);
 	size_t na = json_array_size(ares), paired = 0;
 
 	*report = NULL;
 	for (size_t d = 0; d < ndocs; d++) {
 		char ml[512];
 
-		res_meta_line(json_object_get(docs[d], "meta"), ml, sizeof(ml));
+		res_meta_line(json_object_get(docs[d], fld_meta), ml, sizeof(ml));
 		json_array_append_new(json_object_get(rep, "files"),
 				      json_pack("{s:s,s:s,s:s}", "role",
 						d ? "B" : "A (baseline)", "file", names[d], "meta",
 						ml));
 	}
 	for (size_t d = 1; d < ndocs; d++) {
-		json_t *bres = json_object_get(docs[d], "results");
+		json_t *bres = json_object_get(docs[d], fld_results);
 		size_t nb = json_array_size(bres), nall = na + nb, pd = 0;
 		json_t **all = malloc((nall ? nall : 1) * sizeof(*all));
 		char **ka = calloc(na ? na : 1, sizeof(char *)), **kb = calloc(nb ? nb : 1, sizeof(char *));
@@ -423,14 +425,14 @@ int cmp_docs(json_t *const *docs, const char *const *names, size_t ndocs,
 int cmp_within(json_t *doc, const char *name, const char *baseline, const struct cmp_opts *o,
 	       json_t **report, char *err, size_t len)
 {
-	json_t *res = json_object_get(doc, "results"), *r, *b;
+	json_t *res = json_object_get(doc, fld_results), *r, *b;
 	size_t n = json_array_size(res), i, nbase = 0, paired = 0;
 	json_t *rep = report_new(o, "within");
 	json_t **all = malloc((n ? n : 1) * sizeof(*all));
 	char ml[512];
 
 	*report = NULL;
-	res_meta_line(json_object_get(doc, "meta"), ml, sizeof(ml));
+	res_meta_line(json_object_get(doc, fld_meta), ml, sizeof(ml));
 	json_array_append_new(json_object_get(rep, "files"),
 			      json_pack("{s:s,s:s,s:s}", "role", "A and B", "file", name, "meta",
 					ml));
@@ -441,7 +443,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 
 	json_array_foreach(res, i, r) {
 		all[i] = r;
-		if (!strcmp(res_str(r, "workload", ""), baseline))
+		if (!strcmp(res_str(r, fld_r_workload, ""), baseline))
 			continue;
 		char *k = cmp_point_key(r, 0, 1);
 
@@ -455,7 +457,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 	json_t *based = json_object();
 
 	json_array_foreach(res, i, b) {
-		if (strcmp(res_str(b, "workload", ""), baseline))
+		if (strcmp(res_str(b, fld_r_workload, ""), baseline))
 			continue;
 		nbase++;
 		char *kbase = cmp_point_key(b, 0, 1);
@@ -468,7 +470,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 
 		json_array_foreach(q, qi, jv) {
 			r = all[json_integer_value(jv)];
-			add_rows(rep, b, r, baseline, res_str(r, "workload", "?"), o, var, doc);
+			add_rows(rep, b, r, baseline, res_str(r, fld_r_workload, "?"), o, var, doc);
 			paired++;
 		}
 		free(kbase);
@@ -483,7 +485,7 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 		const char *w;
 
 		json_array_foreach(res, i, r)
-			json_object_set_new(wls, res_str(r, "workload", "?"), json_true());
+			json_object_set_new(wls, res_str(r, fld_r_workload, "?"), json_true());
 		json_object_foreach(wls, w, r) {
 			size_t l = strlen(seen);
 

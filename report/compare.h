@@ -10,9 +10,10 @@
 
 struct cmp_metric {
 	const char *name;
+	/* field names of harness/fields.h */
 	const char *rep_path; /* inside a repetition */
 	const char *div_path; /* if set, the value is rep_path / div_path */
-	const char *sum_path; /* inside summary, when repetitions are missing */
+	const char *sum_path; /* inside the result (summary), when repetitions are missing */
 	const char *unit;
 	int lower_better;     /* latencies: a smaller value is an improvement */
 	int use_median;	      /* show the median of repetitions, not the mean */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../harness/fields.h"
 #include "../harness/regfile.h"
 #include "rescheck.h"
 
@@ -52,24 +53,24 @@ const char *res_str(const json_t *obj, const char *path, const char *def)
 
 const json_t *res_meta_of(const json_t *doc, const json_t *result)
 {
-	const json_t *m = json_object_get(result, "_meta");
+	const json_t *m = json_object_get(result, fld_r_meta);
 
 	if (json_is_object(m))
 		return m;
-	m = json_object_get(doc, "meta");
+	m = json_object_get(doc, fld_meta);
 	return json_is_object(m) ? m : NULL;
 }
 
 void res_group(const json_t *meta, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s / %s / %s", res_str(meta, "host", "?"),
-		 res_str(meta, "topology.cpu_model", "?"), res_str(meta, "kernel.release", "?"));
+	snprintf(buf, len, "%s / %s / %s", res_str(meta, fld_m_host, "?"),
+		 res_str(meta, fld_m_cpu_model, "?"), res_str(meta, fld_m_kernel_release, "?"));
 }
 
 void res_meta_line(const json_t *meta, char *buf, size_t len)
 {
-	const char *accel = res_str(meta, "vm.accel", NULL);
-	const char *kind = res_str(meta, "virtualization.kind", NULL);
+	const char *accel = res_str(meta, fld_m_vm_accel, NULL);
+	const char *kind = res_str(meta, fld_m_virt_kind, NULL);
 	char where[96];
 
 	if (accel)
@@ -79,9 +80,9 @@ void res_meta_line(const json_t *meta, char *buf, size_t len)
 	else
 		snprintf(where, sizeof(where), "bare metal");
 	snprintf(buf, len, "kernel %s, %s, %s, %s, preempt=%s, HZ=%.0f, %s",
-		 res_str(meta, "kernel.release", "?"), res_str(meta, "topology.cpu_model", "?"),
-		 where, res_str(meta, "host", "?"), res_str(meta, "preemption.model", "?"),
-		 res_num(meta, "hz"), res_str(meta, "utc", "?"));
+		 res_str(meta, fld_m_kernel_release, "?"), res_str(meta, fld_m_cpu_model, "?"),
+		 where, res_str(meta, fld_m_host, "?"), res_str(meta, fld_m_preempt_model, "?"),
+		 res_num(meta, fld_m_hz), res_str(meta, fld_m_utc, "?"));
 }
 
 static int verr(char *err, size_t len, const char *name, const char *fmt, ...)
@@ -132,16 +133,17 @@ static int validate(const char *name, json_t *doc, char *err, size_t len)
 
 	if (!json_is_object(doc))
 		return verr(err, len, name, "(top level): must be an object");
-	if (check_schema(name, json_object_get(doc, "schema"), err, len))
+	if (check_schema(name, json_object_get(doc, fld_schema), err, len))
 		return -1;
-	meta = json_object_get(doc, "meta");
+	meta = json_object_get(doc, fld_meta);
 	if (!json_is_object(meta))
-		return verr(err, len, name, "meta: %s", meta ? "must be an object" : "missing");
-	results = json_object_get(doc, "results");
+		return verr(err, len, name, "%s: %s", fld_meta, meta ? "must be an object" : "missing");
+	results = json_object_get(doc, fld_results);
 	if (!json_is_array(results))
-		return verr(err, len, name, "results: %s", results ? "must be a list" : "missing");
+		return verr(err, len, name, "%s: %s", fld_results,
+			    results ? "must be a list" : "missing");
 	json_array_foreach(results, i, r) {
-		static const char *const need[] = { "workload", "params", "status" };
+		const char *const need[] = { fld_r_workload, fld_r_params, fld_r_status };
 
 		if (!json_is_object(r))
 			return verr(err, len, name, "results[%zu]: must be an object", i);
@@ -154,9 +156,9 @@ static int validate(const char *name, json_t *doc, char *err, size_t len)
 					    v ? (k == 1 ? "must be an object" : "must be a string")
 					      : "missing");
 		}
-		json_object_set_new(r, "_file", json_string(name));
-		json_object_set_new(r, "_index", json_integer((json_int_t)i));
-		json_object_set(r, "_meta", meta);
+		json_object_set_new(r, fld_r_file, json_string(name));
+		json_object_set_new(r, fld_r_index, json_integer((json_int_t)i));
+		json_object_set(r, fld_r_meta, meta);
 	}
 	return 0;
 }
@@ -277,12 +279,12 @@ static int load_dir(const char *path, json_t **doc, char *err, size_t len)
 			break;
 		}
 		if (!merged)
-			merged = json_pack("{s:s,s:O,s:O}", "schema", "slicebench/1", "meta",
-					   json_object_get(d, "meta"), "config",
-					   json_object_get(d, "config") ? json_object_get(d, "config")
-									: json_null());
+			merged = json_pack("{s:s,s:O,s:O}", fld_schema, "slicebench/1", fld_meta,
+					   json_object_get(d, fld_meta), fld_config,
+					   json_object_get(d, fld_config) ? json_object_get(d, fld_config)
+									  : json_null());
 		json_array_append_new(files, json_string(fp));
-		json_array_foreach(json_object_get(d, "results"), k, r)
+		json_array_foreach(json_object_get(d, fld_results), k, r)
 			json_array_append(all, r);
 		json_decref(d);
 	}
@@ -296,11 +298,11 @@ static int load_dir(const char *path, json_t **doc, char *err, size_t len)
 	}
 	/* The first file's meta is copied, so "files" does not leak into the
 	 * per-result "_meta" references the results still hold. */
-	json_t *m = json_deep_copy(json_object_get(merged, "meta"));
+	json_t *m = json_deep_copy(json_object_get(merged, fld_meta));
 
-	json_object_set_new(m, "files", files);
-	json_object_set_new(merged, "meta", m);
-	json_object_set_new(merged, "results", all);
+	json_object_set_new(m, fld_m_files, files);
+	json_object_set_new(merged, fld_meta, m);
+	json_object_set_new(merged, fld_results, all);
 	*doc = merged;
 	return 0;
 }
@@ -335,7 +337,7 @@ int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***
 		}
 		/* validate's checks: a value a reader would have to skip (a
 		 * string ops_per_sec, a summary below its minimum) stops it. */
-		size_t bad = res_check_doc((*docs)[i], who, paths[i], stderr);
+		size_t bad = res_check_doc((*docs)[i], 0, who, paths[i], stderr);
 
 		if (bad) {
 			fprintf(stderr, "%s: %s: %zu value(s) fail the result schema (as "
@@ -348,7 +350,7 @@ int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***
 
 size_t res_rep_values(const json_t *r, const char *path, const char *div_path, double **out)
 {
-	const json_t *reps = json_object_get(r, "repetitions"), *rep;
+	const json_t *reps = json_object_get(r, fld_r_reps), *rep;
 	size_t i, n = 0, cap = json_array_size(reps);
 
 	*out = malloc((cap ? cap : 1) * sizeof(**out));

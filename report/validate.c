@@ -1,5 +1,5 @@
-/* validate.c - `slicebench validate`: result files against the schema of
- * README "Result format" (rescheck.c).  For committed reference results and
+/* validate.c - `slicebench validate`: result files against the result
+ * schema (harness/fields.h, docs/result-schema.md; rescheck.c).  For committed reference results and
  * for anyone who edits or generates result files by other means. */
 #include <stdio.h>
 #include <string.h>
@@ -9,15 +9,19 @@
 
 #include "../harness/cliopt.h"
 #include "../harness/exitcodes.h"
+#include "../harness/fields.h"
 
 static const struct cli_cmd validate_cmd = {
 	.name = "validate",
-	.synopsis = "slicebench validate RESULT.json [MORE.json | DIR ...]\n",
-	.about = "Checks each file against the result schema (README \"Result format\"):\n"
-		 "the envelope, every status with its reason, and for ok results the\n"
+	.synopsis = "slicebench validate [--strict] RESULT.json [MORE.json | DIR ...]\n",
+	.about = "Checks each file against the result schema (docs/result-schema.md,\n"
+		 "`slicebench schema`): every field's type, the fields each status\n"
+		 "requires, every status with its reason, and for ok results the\n"
 		 "repetitions, the ops/s summary with its interval and ordered\n"
-		 "percentiles.  Prints FILE: ok (N results) per file.  compare and plot\n"
-		 "run the same checks on their inputs and refuse a file that fails.\n",
+		 "percentiles.  --strict: a key the schema does not declare is an\n"
+		 "error too (a --meta key is one).  Prints FILE: ok (N results) per\n"
+		 "file.  compare and plot run the same checks (not --strict) on their\n"
+		 "inputs and refuse a file that fails.\n",
 	.exits = "0 all valid, 2 a file is not",
 };
 
@@ -27,9 +31,13 @@ int cmd_validate(int argc, char **argv)
 		cli_cmd_usage(argc < 2 ? stderr : stdout, &validate_cmd);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
-	int bad = 0;
+	int bad = 0, strict = !strcmp(argv[1], "--strict");
 
-	for (int a = 1; a < argc; a++) {
+	if (strict && argc < 3) {
+		cli_cmd_usage(stderr, &validate_cmd);
+		return EXIT_USAGE;
+	}
+	for (int a = 1 + strict; a < argc; a++) {
 		json_t *doc;
 		char err[512];
 
@@ -38,11 +46,11 @@ int cmd_validate(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
-		if (res_check_doc(doc, "slicebench validate", argv[a], stderr))
+		if (res_check_doc(doc, strict, "slicebench validate", argv[a], stderr))
 			bad = 1;
 		else
 			printf("%s: ok (%zu results)\n", argv[a],
-			       json_array_size(json_object_get(doc, "results")));
+			       json_array_size(json_object_get(doc, fld_results)));
 		json_decref(doc);
 	}
 	return bad ? EXIT_USAGE : 0;
