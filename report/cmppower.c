@@ -197,3 +197,17 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 	}
 	free(p);
 }
+
+double power_reps_for(const json_t *row, double effect)
+{
+	double mde = res_num(row, "mde.ratio");
+	double n = fmin(res_num(row, "a.n"), res_num(row, "b.n"));
+	double e = fabs(log(effect)), m = log(mde);
+
+	if (!(mde > 1) || !isfinite(mde) || !(n >= 2) || !(e > 0))
+		return NAN;
+	/* The MDE's log is (t(1-a/2) + t(power)) * se and se shrinks as
+	 * 1/sqrt(n): n' = n (log mde / log effect)^2.  The t quantiles shrink
+	 * too as n grows, so this errs on the side of more repetitions. */
+	return fmax(2, ceil(n * (m / e) * (m / e)));
+}

@@ -23,4 +23,9 @@ void power_decide(json_t *rows, const struct cmp_opts *o);
 /* The smallest effect of interest of o, a fraction. */
 double power_margin(const struct cmp_opts *o);
 
+/* Repetitions per side row would need for an MDE of `effect` (a ratio,
+ * either side of 1), scaled from its MDE at its own n; NAN when the row has
+ * no MDE. */
+double power_reps_for(const json_t *row, double effect);
+
 #endif

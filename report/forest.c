@@ -29,6 +29,12 @@ struct frow {
 	size_t seq; /* the row's place in the reports, which keep run order */
 };
 
+/* How an answer figure differs from a plain forest (forest.h). */
+struct fview {
+	double lo, hi;	 /* the axis; a point beyond is drawn at its edge */
+	double published; /* a line at the published effect, 0 for none */
+};
+
 struct fkeys {
 	char name[MAXKEYS][32];
 	size_t n;
@@ -109,8 +115,10 @@ static void label_rows(struct frow *r, size_t n, const struct fkeys *ks, int by_
 			snprintf(r[i].panel + pl, sizeof(r[i].panel) - pl, "%s%s=%s", pl ? ", " : "",
 				 ks->name[vk[0]], r[i].vals[vk[0]]);
 		for (size_t j = first; j < nv && gl < sizeof(r[i].group); j++)
-			gl += (size_t)snprintf(r[i].group + gl, sizeof(r[i].group) - gl, "%s%s=%s",
-					       gl ? " " : "", ks->name[vk[j]], r[i].vals[vk[j]]);
+			if (r[i].vals[vk[j]][0]) /* a key its own report did not vary */
+				gl += (size_t)snprintf(r[i].group + gl, sizeof(r[i].group) - gl,
+						       "%s%s=%s", gl ? " " : "", ks->name[vk[j]],
+						       r[i].vals[vk[j]]);
 		if (!r[i].group[0])
 			snprintf(r[i].group, sizeof(r[i].group), "all");
 	}
@@ -126,6 +134,49 @@ static double num_or(const json_t *v, double def)
 static double clampr(double x)
 {
 	return fmin(fmax(x, 1e-4), 1e4);
+}
+
+/* The ratio drawn for a row: compare's, or for a collapse (no log test)
+ * the ratio of the sides' centres, 0 when B did nothing. */
+static double row_ratio(const json_t *row)
+{
+	double x = num_or(json_object_get(row, "ratio"), NAN);
+
+	if (isfinite(x) && x > 0)
+		return x;
+	if (!json_object_get(row, "collapse"))
+		return NAN;
+	double a = res_num(row, "a.value"), b = res_num(row, "b.value");
+
+	return a > 0 && b >= 0 ? b / a : NAN;
+}
+
+/* Columns 6-9 of an answer row: the MDE band (1/mde .. mde, on the axis),
+ * where the point lies (0 on the axis, 1 below it, 2 above it) and its
+ * annotation: the value of a clipped point, "0" for a collapse to zero. */
+static void answer_cols(FILE *f, const json_t *row, double x, const struct fview *o)
+{
+	double mde = res_num(row, "mde.ratio");
+	int where = !(x >= o->lo) ? 1 : x > o->hi ? 2 : 0;
+	char ann[32] = "-";
+
+	if (!(mde >= 1))
+		mde = 1;
+	if (where && x > 0)
+		snprintf(ann, sizeof(ann), x >= 100 ? "x%.0f" : x < 0.01 ? "x%.0e" : "x%.3g", x);
+	else if (where)
+		snprintf(ann, sizeof(ann), "0");
+	fprintf(f, " %.6g %.6g %d %s", fmax(1 / mde, o->lo), fmin(mde, o->hi), where, ann);
+}
+
+/* The word beside an answer row: its verdict, or "equivalent", else none. */
+static const char *answer_word(const json_t *row)
+{
+	const char *v = res_str(row, "verdict", "");
+
+	if (!strcmp(v, "improved") || !strcmp(v, "regressed") || !strcmp(v, "collapsed"))
+		return v;
+	return json_is_true(res_get(row, "tost.equivalent")) ? "equivalent" : NULL;
 }
 
 /* 1 for the first row of its series in its panel: the one the key lists. */
@@ -186,10 +237,11 @@ static void ratio_axis(const struct frow *r, size_t n, double band, struct gpvar
 
 /* Writes one block per (panel, series) and the gnuplot arrays; returns the
  * number of blocks. */
-static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, size_t *most)
+static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, size_t *most,
+			   const struct fview *o)
 {
 	struct gpvars pt = { 0 }, pb0 = { 0 }, pb1 = { 0 }, yt = { 0 }, ymin = { 0 }, bt = { 0 },
-		      bc = { 0 }, bpt = { 0 }, bk = { 0 };
+		      bc = { 0 }, bpt = { 0 }, bk = { 0 }, y2t = { 0 };
 	char (*panels)[160] = calloc(n + 1, sizeof(*panels));
 	size_t np = 0, nb = 0;
 
@@ -212,6 +264,7 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 		gpv_title(&pt, panels[p], np > 1 ? 40 : 120);
 		gpv_add(&pb0, "%s%zu", p ? "," : "", nb + 1);
 		gpv_add(&yt, "%s'(", p ? "," : "");
+		gpv_add(&y2t, "%s'(", p ? "," : "");
 		for (size_t i = 0; i < n; i++) {
 			size_t g;
 
@@ -227,20 +280,37 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 
 			for (size_t i = 0; i < n; i++) {
 				const json_t *ci = json_object_get(r[i].row, "ratio_ci95");
-				double ratio = num_or(json_object_get(r[i].row, "ratio"), NAN);
+				double ratio = o ? row_ratio(r[i].row)
+						 : num_or(json_object_get(r[i].row, "ratio"), NAN);
 				const char *verdict = res_str(r[i].row, "verdict", "");
 				int sig = !strcmp(verdict, "improved") || !strcmp(verdict, "regressed");
+				const char *word = o ? answer_word(r[i].row) : NULL;
 
 				if (strcmp(r[i].panel, panels[p]) || strcmp(r[i].group, groups[g]) ||
-				    !isfinite(ratio) || !(ratio > 0))
+				    !isfinite(ratio) || !(ratio > 0 || (o && ratio == 0)))
 					continue;
 				/* Each row its own block: its own colour, shape and title. */
 				fprintf(f, "%s# %s | %s | %s\n", nb ? "\n\n" : "", panels[p], groups[g],
 					r[i].series);
-				fprintf(f, "%.6g %.6g %.6g %.2f %s\n", clampr(ratio),
-					clampr(num_or(json_array_get(ci, 0), ratio)),
-					clampr(num_or(json_array_get(ci, 1), ratio)), y,
-					sig ? verdict : "-");
+				if (o) {
+					double lo = num_or(json_array_get(ci, 0), ratio);
+					double hi = num_or(json_array_get(ci, 1), ratio);
+
+					fprintf(f, "%.6g %.6g %.6g %.2f %s",
+						fmin(fmax(ratio, o->lo), o->hi),
+						fmin(fmax(lo, o->lo), o->hi),
+						fmin(fmax(hi, o->lo), o->hi), y, word ? word : "-");
+					answer_cols(f, r[i].row, ratio, o);
+					fputc('\n', f);
+					if (word)
+						gpv_add(&y2t, "%s\"%s\" %.2f", y2t.s[y2t.len - 1] == '(' ? "" : ", ",
+							word, y);
+				} else {
+					fprintf(f, "%.6g %.6g %.6g %.2f %s\n", clampr(ratio),
+						clampr(num_or(json_array_get(ci, 0), ratio)),
+						clampr(num_or(json_array_get(ci, 1), ratio)), y,
+						sig ? verdict : "-");
+				}
 				gpv_add(&bt, "%s", nb ? "," : "");
 				gpv_str(&bt, NULL, r[i].series);
 				gpv_add(&bc, "%s'#%06x'", nb ? "," : "", r[i].st.rgb);
@@ -254,6 +324,7 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 			y -= 0.8; /* a gap between groups */
 		}
 		gpv_add(&yt, ")'");
+		gpv_add(&y2t, ")'");
 		gpv_add(&pb1, "%s%zu", p ? "," : "", nb);
 		gpv_add(&ymin, "%s%.2f", p ? "," : "", y + 0.8);
 		if (rows > *most)
@@ -264,8 +335,8 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 		   "array PB1[%zu]=[%s]; array YT[%zu]=[%s]; array YMIN[%zu]=[%s]; ",
 		np, nb, np < 3 ? np : 3, np, pt.s, np, pb0.s, np, pb1.s, np, yt.s, np, ymin.s);
 	gpv_add(v, "array BT[%zu]=[%s]; array BC[%zu]=[%s]; array BPT[%zu]=[%s]; "
-		   "array BK[%zu]=[%s]; ",
-		nb, bt.s, nb, bc.s, nb, bpt.s, nb, bk.s);
+		   "array BK[%zu]=[%s]; array Y2T[%zu]=[%s]; ",
+		nb, bt.s, nb, bc.s, nb, bpt.s, nb, bk.s, np, y2t.s);
 	gpv_free(&pt);
 	gpv_free(&pb0);
 	gpv_free(&pb1);
@@ -274,16 +345,41 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 	gpv_free(&bc);
 	gpv_free(&bpt);
 	gpv_free(&bk);
+	gpv_free(&y2t);
 	gpv_free(&ymin);
 	free(panels);
 	return nb;
 }
 
-void plot_forest(struct plotctx *c, const char *name, const char *title, const char *caption,
-		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
-		 const char *empty)
+/* The symmetric axis of an answer figure: the narrowest of a few ranges
+ * that holds every interval and the published effect, at most 0.25x-4x
+ * (a 4x effect is past every published claim; beyond it, the value is
+ * printed at the edge). */
+static void answer_axis(const struct frow *r, size_t n, struct fview *o)
 {
-	struct plot *p = plot_new(c, name, title, "forest.gp", caption);
+	static const double cand[] = { 1.1, 1.25, 1.5, 2, 4 };
+	double need = o->published > 0 ? fmax(o->published, 1 / o->published) : 1;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const json_t *ci = json_object_get(r[i].row, "ratio_ci95");
+
+		for (size_t e = 0; e < 2; e++) {
+			double x = num_or(json_array_get(ci, e), row_ratio(r[i].row));
+
+			if (x > 0 && isfinite(x))
+				need = fmax(need, fmax(x, 1 / x));
+		}
+	}
+	while (k + 1 < sizeof(cand) / sizeof(cand[0]) && cand[k] < need)
+		k++;
+	o->hi = cand[k];
+	o->lo = 1 / cand[k];
+}
+
+static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t *const *reps,
+		   const char *const *tags, size_t n, const char *empty, struct fview *o)
+{
 	struct fkeys ks = { 0 };
 	struct frow *r = NULL;
 	size_t nr = 0, cap = 0, ntags = 0;
@@ -326,26 +422,52 @@ void plot_forest(struct plotctx *c, const char *name, const char *title, const c
 	}
 	qsort(r, nr, sizeof(*r), frow_cmp);
 	label_rows(r, nr, &ks, ntags > 1);
+	if (o)
+		answer_axis(r, nr, o);
 	FILE *f = plot_dat(c, p);
 
 	if (f) {
-		size_t most, nb = write_blocks(f, r, nr, &v, &most);
+		size_t most, nb = write_blocks(f, r, nr, &v, &most, o);
 		size_t np = 0;
 
 		fclose(f);
 		sscanf(v.s ? v.s : "", "npan=%zu", &np);
 		gpv_add(&v, "band=%g; ", band);
 		gpv_str(&v, "xl", xlabel);
-		ratio_axis(r, nr, band, &v);
+		if (o)
+			gpv_add(&v, "xlo=%g; xhi=%g; pub=%g; ", o->lo, o->hi, o->published);
+		else
+			ratio_axis(r, nr, band, &v);
 		if (!nb) {
 			plot_skip(p, "no compared row has a ratio");
 			plot_dat_remove(c, p);
 		} else {
 			size_t rows = (np + 2) / 3;
 
-			plot_render(c, p, &v, 1000, 140 + (int)rows * (110 + 17 * (int)most));
+			int h = 140 + (int)rows * (110 + 17 * (int)most);
+
+			/* an answer's key lists every series below short panels */
+			plot_render(c, p, &v, 1000, o && h < 420 ? 420 : h);
 		}
 	}
 	gpv_free(&v);
 	free(r);
+}
+
+void plot_forest(struct plotctx *c, const char *name, const char *title, const char *caption,
+		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
+		 const char *empty)
+{
+	forest(c, plot_new(c, name, title, "forest.gp", caption), xlabel, reps, tags, n, empty,
+	       NULL);
+}
+
+void plot_answer(struct plotctx *c, const char *name, const char *title, const char *caption,
+		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
+		 double published)
+{
+	struct fview o = { .published = published };
+
+	forest(c, plot_new(c, name, title, "answer.gp", caption), xlabel, reps, tags, n,
+	       "no contrast of the question has a pair in these inputs", &o);
 }

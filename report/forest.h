@@ -17,4 +17,14 @@ void plot_forest(struct plotctx *c, const char *name, const char *title, const c
 		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
 		 const char *empty);
 
+/* The question's answer: the same rows on a symmetric log axis of at most
+ * 0.25x-4x, each row's minimum detectable effect drawn as a band around
+ * 1 (1/mde .. mde: a true effect inside it could have gone unseen), a
+ * point beyond the axis drawn at its edge with its value, a collapse
+ * (0-op windows) at its centres' ratio, the verdict or "equivalent" in a
+ * column on the right, and a line at the published effect (0: none). */
+void plot_answer(struct plotctx *c, const char *name, const char *title, const char *caption,
+		 const char *xlabel, json_t *const *reps, const char *const *tags, size_t n,
+		 double published);
+
 #endif

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#define GP_MAXPLOTS 16
+#define GP_MAXPLOTS 24
 
 struct plot {
 	const char *name, *title, *tmpl;

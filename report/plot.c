@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "plothtml.h"
 #include "plotpanel.h"
 #include "plots.h"
+#include "question.h"
 #include "resload.h"
 
 #define MAXBASE 4
@@ -96,6 +98,7 @@ static const struct cli_opt plot_opts[] = {
 	{ 'b', "baseline", "NAME", "draw an answer figure against workload NAME (up to " STR(MAXBASE) ")" },
 	{ 'T', "templates", "DIR", "gnuplot templates (default: " TEMPLATES " of the tree)" },
 	{ 'm', "metric", "NAME", "metric of the comparisons (default ops_per_sec)" },
+	{ 'q', "question", "FILE", "the study's question as contrasts (configs/questions/NAME.json)" },
 	{ 'h', "help", NULL, "this text" },
 	{ 0 }
 };
@@ -103,12 +106,15 @@ static const struct cli_opt plot_opts[] = {
 static const struct cli_cmd plot_cmd = {
 	.name = "plot",
 	.synopsis = "slicebench plot RESULT.json [MORE.json | DIR ...] --out DIR\n"
-		    "                       [--baseline WORKLOAD]... [--templates DIR] [--metric NAME]\n",
+		    "                       [--baseline WORKLOAD]... [--templates DIR] [--metric NAME]\n"
+		    "                       [--question FILE]\n",
 	.about = "Renders PNG and SVG figures with gnuplot (templates in " TEMPLATES "/*.gp,\n"
 		 "data as DIR/NAME.dat) and DIR/index.html, the report: the study's\n"
-		 "description, the answer figures and verdicts, every figure with a caption,\n"
-		 "the machines.\n"
-		 "Figures: answer-WORKLOAD (each workload of each input against the baseline,\n"
+		 "description, the question's verdict table and answer figure, every figure\n"
+		 "with a caption, the machines; DIR/details.html, every comparison's verdicts\n"
+		 "and statistics.\n"
+		 "Figures: answer (the --question file's contrasts: each ratio with its\n"
+		 "interval and its minimum detectable effect), answer-WORKLOAD (each workload of each input against the baseline,\n"
 		 "as a forest chart), answer-primitives (the primitives workload's costs),\n"
 		 "compare (each input against the first), throughput_threads, throughput_cs,\n"
 		 "hold_ns, acquire_ns, victim_ccdf, extension_ccdf, ext_tradeoff, counters.  A\n"
@@ -116,6 +122,37 @@ static const struct cli_cmd plot_cmd = {
 	.opts = plot_opts,
 	.exits = "0 done, 1 gnuplot failed, 2 bad input",
 };
+
+/* The question's figure: every contrast's rows, a panel per contrast and
+ * input. */
+static void question_fig(struct plotctx *c, struct question *q, char tags[][200])
+{
+	json_t *reps[Q_MAXREPS];
+	const char *tp[Q_MAXREPS];
+	double pub = 0;
+
+	for (size_t i = 0; i < q->n; i++) {
+		const char *nm = res_str(q->reps[i].c, "name", "?");
+
+		snprintf(tags[i], 200, q->reps[i].tag[0] ? "%s, %s" : "%s", nm, q->reps[i].tag);
+		tp[i] = tags[i];
+		reps[i] = q->reps[i].rep;
+		if (!pub)
+			pub = res_num(q->reps[i].c, "published");
+	}
+	plot_answer(c, "answer", "Answer: treatment / control (95% CI; grey: the smallest "
+		    "effect each row could detect)",
+		    "Read this first: each dot is one contrast of the study's question at one "
+		    "run point, the treatment's throughput (or the declared metric) divided by "
+		    "its control's, the whisker its 95% interval.  The grey bar behind it spans "
+		    "1/MDE to MDE: an effect inside it could have gone unseen (80% power at the "
+		    "row's Holm level), so an inconclusive row inside its bar is no evidence of "
+		    "absence.  A triangle at an edge is a ratio beyond the axis, its value printed; "
+		    "an X is a collapse (windows without an operation).  The right column names "
+		    "each significant or equivalent row's verdict; the red dotted line is the "
+		    "published effect.",
+		    "treatment / control (log scale)", reps, tp, q->n, isfinite(pub) ? pub : 0);
+}
 
 struct answers {
 	json_t *reps[MAXBASE * 8];
@@ -176,8 +213,9 @@ static void answers_free(struct answers *a)
 }
 
 static int report(struct plotctx *c, const char *const *base, size_t nbase,
-		  const struct cmp_metric *m, const char *out)
+		  const struct cmp_metric *m, const char *out, struct question *q)
 {
+	char qtags[Q_MAXREPS][200];
 	struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .nmetrics = 1 };
 	struct answers a = { 0 };
 	struct verdicts v = { .note = "one input and no --baseline: nothing to compare" };
@@ -186,6 +224,11 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 	int rc = 0;
 
 	o.metrics[0] = m;
+	v.q = q;
+	if (q) {
+		question_answer(q, c);
+		question_fig(c, q, qtags);
+	}
 	answers(c, base, nbase, &o, &a, &v);
 	plot_primitives(c);
 	if (c->ndocs > 1 &&
@@ -242,6 +285,8 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 int cmd_plot(int argc, char **argv)
 {
 	const char *out = NULL, *tdir = NULL, *metric = "ops_per_sec", *base[MAXBASE];
+	const char *qpath = NULL;
+	struct question q = { 0 };
 	char err[8192], tbuf[PATH_MAX];
 	struct plotctx c = { 0 };
 	size_t nbase = 0;
@@ -261,6 +306,7 @@ int cmd_plot(int argc, char **argv)
 			break;
 		case 'T': tdir = optarg; break;
 		case 'm': metric = optarg; break;
+		case 'q': qpath = optarg; break;
 		}
 	}
 	if (!opt)
@@ -292,6 +338,10 @@ int cmd_plot(int argc, char **argv)
 	c.ndocs = (size_t)(argc - optind);
 	c.names = (const char *const *)&argv[optind];
 	rc = res_load_all("slicebench plot", c.names, c.ndocs, &c.docs);
+	if (!rc && qpath && question_load(qpath, &q, err, sizeof(err))) {
+		fprintf(stderr, "slicebench plot: --question %s\n", err);
+		rc = EXIT_USAGE;
+	}
 	if (!rc && out_dir(out, err, sizeof(err))) {
 		fprintf(stderr, "slicebench plot: %s\n", err);
 		rc = EXIT_USAGE;
@@ -305,8 +355,9 @@ int cmd_plot(int argc, char **argv)
 	if (!rc) {
 		c.outdir = abs_out;
 		c.tmpldir = abs_t;
-		rc = report(&c, base, nbase, m, out);
+		rc = report(&c, base, nbase, m, out, qpath ? &q : NULL);
 	}
+	question_free(&q);
 	res_free_all(c.docs, c.ndocs);
 	free(abs_out);
 	free(abs_t);

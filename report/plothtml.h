@@ -11,15 +11,25 @@
 
 #include "gnuplot.h"
 
+struct question;
+
+/* What index.html may weigh: it opens at once on a slow link and a
+ * laptop; figures are separate files, and every comparison's full table
+ * is in details.html, one click away. */
+#define PLOT_INDEX_BUDGET (200 * 1024)
+
 /* The comparisons the report states verdicts for. */
 struct verdicts {
+	const struct question *q; /* the study's question, or NULL */
 	json_t *reps[32]; /* compare reports (NULL: none) */
 	const char *what[32]; /* "slice-spin against spin-tas in rostedt-vm" ... */
 	size_t n;
 	const char *note; /* why there is none, when n == 0 */
 };
 
-/* Writes OUTDIR/index.html whole or not at all; 0, or -1 with err. */
+/* Writes OUTDIR/index.html and OUTDIR/details.html, each whole or not at
+ * all; 0, or -1 with err.  An index.html over its budget is written, with
+ * a warning on stderr (tests/t-report.sh holds every report to it). */
 int plot_index(const struct plotctx *c, const struct verdicts *v, char *err, size_t len);
 
 #endif

@@ -32,7 +32,8 @@ Runs configs/NAME.json for every study (${STUDIES[*]}):
   DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's models paired
   DIR/compare/contention-within-host-BASE.{md,json}  the dry controls
                        against the baseline on this host
-  DIR/plots/NAME/      slicebench plot of both results
+  DIR/plots/NAME/      slicebench plot of both results, answering
+                       configs/questions/NAME.json when there is one
 --boots N runs every guest result N times, each in a fresh boot: the first
 is NAME-vm.json, the others DIR/boots/NAME-vm-2.json ... -N.json, and each
 --within comparison takes them as --noise (the run-to-run spread beside
@@ -271,6 +272,10 @@ for s in "${STUDIES[@]}"; do
 			echo "studies.sh: $s: no result in $OUT: no comparisons, no plots" >&2
 			exit 0
 		fi
-		"$SB" plot "${ins[@]}" "${bl[@]+"${bl[@]}"}" --out "plots/$s"
+		# The study's question (configs/questions/NAME.json): the report's
+		# verdict table and first figure.
+		q=()
+		[ ! -f "$REPO/configs/questions/$s.json" ] || q=(--question "$REPO/configs/questions/$s.json")
+		"$SB" plot "${ins[@]}" "${bl[@]+"${bl[@]}"}" "${q[@]+"${q[@]}"}" --out "plots/$s"
 	)
 done

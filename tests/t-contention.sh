@@ -123,6 +123,13 @@ for f in compare/contention-lazy-vs-full.md compare/contention-within-vm-lazy-sp
 	plots/contention/contention_ratio.svg plots/contention/index.html; do
 	check "contention: studies.sh wrote $f" test -s "$S/$f"
 done
+# configs/questions/contention.json pairs each placement with its dry
+# control; these results have only the dry arms, so the report states the
+# question and why it has no answer.
+check "contention: the report states the study's question" \
+	grep -q '<h2 id="question">The question</h2>' "$S/plots/contention/index.html"
+check "contention: ... and why there is no answer figure" \
+	grep -q 'answer skipped: no contrast of the question has a pair' "$TMP/st.err"
 check "contention: the models' pairing warns that the preemption model differs" \
 	grep -qi 'preemption model' "$S/compare/contention-lazy-vs-full.md"
 check "contention: the plot shows each model's panels" \

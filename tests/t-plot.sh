@@ -49,8 +49,10 @@ check "plot: throughput_threads panels do not name threads, its x axis" \
 want=$(jq '[.rows[] | select(.ratio != null)] | length' "$TMP/within.json")
 got=$(grep -vc '^#\|^$' "$out/answer-spin-tas.dat")
 check "plot: answer figure has one row per compared pair ($got of $want)" test "$got" -eq "$want" -a "$want" -gt 0
-check "plot: index.html has the verdict table of the baseline" \
-	grep -q '<h3>each workload against spin-tas in ci: [0-9]* improved' "$out/index.html"
+check "plot: details.html has the verdict table of the baseline" \
+	grep -q '<h3 id="cmp0">each workload against spin-tas in ci: [0-9]* improved' "$out/details.html"
+check "plot: index.html links it with its counts" \
+	grep -q '<li><a href="details.html#cmp0">each workload against spin-tas in ci</a>: [0-9]* improved' "$out/index.html"
 check "plot: index.html has the study's description" \
 	grep -q "<p class=\"desc\">$(jq -r .config.description "$res" | cut -c1-40)" "$out/index.html"
 # One colour per lock everywhere: futex draws in #009E73 both in the
@@ -102,7 +104,7 @@ rc=$?
 check "plot: three inputs exit 0 (rc=$rc)" test "$rc" -eq 0
 check "plot: compare.png rendered" test -s "$out2/compare.png" -a -s "$out2/compare.svg"
 check "plot: throughput_cs.png rendered from the cs_ns sweep" test -s "$out2/throughput_cs.png"
-check "plot: index.html has the comparison table" grep -q '<table class="compare">' "$out2/index.html"
+check "plot: details.html has the comparison table" grep -q '<table class="compare">' "$out2/details.html"
 n=$(grep -o 'src="[a-z_]*\.png"' "$out2/index.html" | wc -l)
 m=$(find "$out2" -name '*.png' | wc -l)
 check "plot: index.html references each of the $m PNG files ($n)" test "$n" -eq "$m"

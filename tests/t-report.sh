@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # t-report.sh - the report as a reader gets it: plot the committed reference
-# results of one study, open index.html in Debian's headless chromium at a
-# laptop's window size, and check from inside the page that every image
+# results of one study with its question, open index.html in Debian's
+# headless chromium at a laptop's window size, and check from inside the
+# page that the first figure is the answer and rendered, that every image
 # loaded and nothing is wider than the page; a screenshot must come out.
+# Every report stays within its size budget (report/plothtml.h).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -14,7 +16,7 @@ fi
 out="$TMP/report"
 ref=results/reference
 "$SB" plot "$ref/rostedt-2023-vm.json" "$ref/rostedt-2023-host.json" --baseline spin-tas \
-	--out "$out" 2>"$TMP/plot.err"
+	--question configs/questions/rostedt-2023.json --out "$out" 2>"$TMP/plot.err"
 rc=$?
 check "report: plot of the rostedt-2023 reference exits 0 (rc=$rc)" test "$rc" -eq 0
 check "report: the answer figure comes before the verdicts" \
@@ -31,6 +33,12 @@ cat >"$TMP/check.js" <<'JS'
 window.addEventListener('load', function () {
 	var out = [], w = document.documentElement.clientWidth;
 	var imgs = document.images, bad = [];
+	var a = imgs.length ? imgs[0] : null, ar = a ? a.getBoundingClientRect() : null;
+	out.push((a && /(^|\/)answer\.png$/.test(a.getAttribute('src')) && a.complete &&
+		a.naturalWidth > 0 && ar.width > 300 && ar.height > 100 ? 'ok' : 'not ok') +
+		' report: the first figure is the answer, drawn ' +
+		(ar ? Math.round(ar.width) + 'x' + Math.round(ar.height) : 'nowhere') +
+		(a ? ' from ' + a.getAttribute('src') + ' (' + a.naturalWidth + ' px wide)' : ''));
 	for (var i = 0; i < imgs.length; i++)
 		if (!imgs[i].complete || imgs[i].naturalWidth === 0) bad.push(imgs[i].getAttribute('src'));
 	out.push((imgs.length && !bad.length ? 'ok' : 'not ok') + ' report: ' + imgs.length +
@@ -70,7 +78,7 @@ if [ -z "$lines" ]; then
 	notok "report: the checks did not run in chromium: $(tail -3 "$TMP/chrome.err" | tr '\n' ' ')"
 else
 	echo "$lines"
-	check "report: all three in-page checks reported" test "$(echo "$lines" | wc -l)" -eq 3
+	check "report: all four in-page checks reported" test "$(echo "$lines" | wc -l)" -eq 4
 fi
 # The control: a broken image and a block wider than the window must fail
 # the same checks, or they prove nothing.
@@ -79,9 +87,27 @@ check "report: control: a broken image is caught" \
 	grep -q '^not ok report: [0-9]* images loaded, broken: missing.png' <<<"$lines"
 check "report: control: a 3000 px block is caught" \
 	grep -q '^not ok report: nothing wider than the page (1280 px): DIV' <<<"$lines"
+# The control of the answer check: the same report without answer.png.
+cp -r "$out" "$TMP/noanswer"
+rm "$TMP/noanswer/answer.png"
+lines=$(in_page "$TMP/noanswer/index.html" '' profile4)
+check "report: control: a missing answer figure is caught" \
+	grep -q '^not ok report: the first figure is the answer, drawn .* from answer.png (0 px wide)' <<<"$lines"
 (cd "$TMP" && "$chrome" "${flags[@]}" --user-data-dir="$TMP/profile2" \
 	--screenshot="$TMP/shot.png" "file://$out/index.html" >/dev/null 2>"$TMP/shot.err")
 check "report: chromium took a screenshot" test -s "$TMP/shot.png"
 check "report: the screenshot is a PNG" \
 	test "$(head -c 8 "$TMP/shot.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n'
 if [ -n "${REPORT_SHOT:-}" ]; then cp "$TMP/shot.png" "$REPORT_SHOT"; fi
+
+# The size budget, PLOT_INDEX_BUDGET in report/plothtml.h: this report and
+# every committed one.
+budget=$(sed -n 's/^#define PLOT_INDEX_BUDGET (\([0-9]*\) \* 1024)$/\1/p' report/plothtml.h)
+if [ -z "$budget" ]; then
+	notok "report: no PLOT_INDEX_BUDGET in report/plothtml.h"
+else
+	for f in "$out/index.html" results/reference/plots/*/index.html; do
+		sz=$(stat -c %s "$f")
+		check "report: ${f#"$TMP"/} is within ${budget} KB ($sz bytes)" test "$sz" -le $((budget * 1024))
+	done
+fi

@@ -1,0 +1,343 @@
+/* question.c - a study's question as contrasts, paired and tested
+ * (question.h).  The pairs become two documents, controls and treatments,
+ * each pair under one label, so compare's own pairing, tests, Holm and
+ * power (compare.c, cmppower.c) decide them: nothing is recomputed here. */
+#define _GNU_SOURCE
+#include "question.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmppair.h"
+#include "compare.h"
+#include "plotpanel.h"
+#include "resload.h"
+#include "textfmt.h"
+
+static const char *const top_keys[] = { "question", "contrasts", NULL };
+static const char *const con_keys[] = { "name", "metric", "treatment", "control", "where",
+					"ignore", "published", "published_by", NULL };
+
+static int known(const char *const *keys, const char *k)
+{
+	for (size_t i = 0; keys[i]; i++)
+		if (!strcmp(keys[i], k))
+			return 1;
+	return 0;
+}
+
+/* The checks of one contrast; 0, or -1 with err. */
+static int check_contrast(const char *path, size_t i, const json_t *c, char *err, size_t len)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(c)) {
+		snprintf(err, len, "%s: contrasts[%zu]: not an object", path, i);
+		return -1;
+	}
+	json_object_foreach((json_t *)c, k, v) {
+		if (!known(con_keys, k)) {
+			snprintf(err, len, "%s: contrasts[%zu].%s: unknown key (expected name, metric, "
+				 "treatment, control, where, ignore, published, published_by)",
+				 path, i, k);
+			return -1;
+		}
+	}
+	if (!json_is_string(json_object_get(c, "name"))) {
+		snprintf(err, len, "%s: contrasts[%zu].name: missing or not a string", path, i);
+		return -1;
+	}
+	static const char *const sel[] = { "treatment", "control", "where" };
+
+	for (size_t s = 0; s < 3; s++) {
+		v = json_object_get(c, sel[s]);
+		if ((v || s < 2) && (!json_is_object(v) || (s < 2 && !json_object_size(v)))) {
+			snprintf(err, len, "%s: contrasts[%zu].%s: expected an object of keys and "
+				 "values%s", path, i, sel[s], s < 2 ? " (not empty)" : "");
+			return -1;
+		}
+	}
+	v = json_object_get(c, "metric");
+	if (v && (!json_is_string(v) || !cmp_metric_find(json_string_value(v)))) {
+		snprintf(err, len, "%s: contrasts[%zu].metric: unknown metric \"%s\"", path, i,
+			 json_is_string(v) ? json_string_value(v) : "(not a string)");
+		return -1;
+	}
+	v = json_object_get(c, "published");
+	if (v && !(json_is_number(v) && json_number_value(v) > 0 && json_number_value(v) != 1)) {
+		snprintf(err, len, "%s: contrasts[%zu].published: expected a ratio above 0, not 1",
+			 path, i);
+		return -1;
+	}
+	v = json_object_get(c, "ignore");
+	if (v && !json_is_array(v)) {
+		snprintf(err, len, "%s: contrasts[%zu].ignore: expected a list of run keys", path, i);
+		return -1;
+	}
+	return 0;
+}
+
+int question_load(const char *path, struct question *q, char *err, size_t len)
+{
+	json_error_t je;
+	const char *k;
+	json_t *v, *c;
+	size_t i;
+
+	memset(q, 0, sizeof(*q));
+	q->doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!q->doc) {
+		snprintf(err, len, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return -1;
+	}
+	if (!json_is_object(q->doc)) {
+		snprintf(err, len, "%s: expected an object with \"question\" and \"contrasts\"", path);
+		goto fail;
+	}
+	json_object_foreach(q->doc, k, v)
+		if (!known(top_keys, k)) {
+			snprintf(err, len, "%s: %s: unknown key (expected question, contrasts)", path, k);
+			goto fail;
+		}
+	q->text = json_string_value(json_object_get(q->doc, "question"));
+	c = json_object_get(q->doc, "contrasts");
+	if (!q->text || !json_array_size(c)) {
+		snprintf(err, len, "%s: %s", path, q->text ? "contrasts: expected a non-empty list"
+							   : "question: missing or not a string");
+		goto fail;
+	}
+	json_array_foreach(c, i, v)
+		if (check_contrast(path, i, v, err, len))
+			goto fail;
+	return 0;
+fail:
+	json_decref(q->doc);
+	q->doc = NULL;
+	return -1;
+}
+
+/* The value selector key k reads from result r of document doc. */
+static const json_t *sel_value(const json_t *doc, const json_t *r, const char *k)
+{
+	if (!strcmp(k, "workload"))
+		return json_object_get(r, "workload");
+	if (!strncmp(k, "meta.", 5))
+		return res_get(res_meta_of(doc, r), k + 5);
+	return json_object_get(json_object_get(r, "params"), k);
+}
+
+static int matches(const json_t *doc, const json_t *r, const json_t *sel)
+{
+	const char *k;
+	json_t *want;
+
+	json_object_foreach((json_t *)sel, k, want) {
+		const json_t *v = sel_value(doc, r, k);
+		int any = 0;
+		size_t i;
+		json_t *w;
+
+		if (!json_is_array(want))
+			any = v && json_equal((json_t *)v, want);
+		else
+			json_array_foreach(want, i, w)
+				any |= v && json_equal((json_t *)v, w);
+		if (!any)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether r is in arm ("treatment" or "control") of contrast c. */
+static int in_arm(const json_t *doc, const json_t *r, const json_t *c, const char *arm)
+{
+	const json_t *where = json_object_get(c, "where");
+
+	return matches(doc, r, json_object_get(c, arm)) && (!where || matches(doc, r, where));
+}
+
+static int across_inputs(const json_t *c)
+{
+	static const char *const sel[] = { "treatment", "control" };
+	const char *k;
+	json_t *v;
+
+	for (size_t s = 0; s < 2; s++)
+		json_object_foreach(json_object_get(c, sel[s]), k, v)
+			if (!strncmp(k, "meta.", 5))
+				return 1;
+	return 0;
+}
+
+/* A copy of r without the params that do not define the pair (the
+ * selectors' and "ignore"'s keys), its meta kept. */
+static json_t *stripped(const json_t *doc, const json_t *r, const json_t *c)
+{
+	static const char *const sel[] = { "treatment", "control", "where" };
+	json_t *x = json_deep_copy(r), *p = json_object_get(x, "params"), *v;
+	const char *k;
+	size_t i;
+
+	for (size_t s = 0; s < 3; s++)
+		json_object_foreach(json_object_get(c, sel[s]), k, v)
+			json_object_del(p, k);
+	json_array_foreach(json_object_get(c, "ignore"), i, v)
+		if (json_is_string(v))
+			json_object_del(p, json_string_value(v));
+	if (!json_object_get(x, "_meta") && res_meta_of(doc, r))
+		json_object_set(x, "_meta", (json_t *)res_meta_of(doc, r));
+	return x;
+}
+
+/* "tas+pre", and " model=full" for a meta key of the treatment with a list
+ * of values: the workload's name says the rest. */
+static void pair_label(const json_t *doc, const json_t *r, const json_t *c, char *buf,
+		       size_t len)
+{
+	const char *k;
+	json_t *v;
+	size_t n = (size_t)snprintf(buf, len, "%s", res_str(r, "workload", "?"));
+
+	json_object_foreach(json_object_get(c, "treatment"), k, v) {
+		char s[64];
+
+		if (!json_is_array(v) || strncmp(k, "meta.", 5) || n >= len)
+			continue;
+		val_str(sel_value(doc, r, k), s, sizeof(s));
+		n += (size_t)snprintf(buf + n, len - n, " %s=%s",
+				      strrchr(k, '.') ? strrchr(k, '.') + 1 : k, s);
+	}
+}
+
+/* Row a's workload is the pair's label: the reader wants the control's
+ * own name ("tas+pre+dry"), kept by label in names. */
+static void name_controls(json_t *rep, const json_t *names)
+{
+	size_t i;
+	json_t *row;
+
+	json_array_foreach(json_object_get(rep, "rows"), i, row) {
+		json_t *a = json_object_get(row, "a");
+		const char *cn = json_string_value(json_object_get(names, res_str(a, "workload", "")));
+
+		if (cn)
+			json_object_set_new(a, "workload", json_string(cn));
+	}
+}
+
+/* The pairs of contrast c among docs[0..n) into a report; NULL with why. */
+static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char *why,
+			    size_t len)
+{
+	json_t *ctl = json_array(), *trt = json_array();
+	json_t *keys = json_object(), *names = json_object(), *rep = NULL, *r;
+	size_t i, nt = 0;
+
+	/* The controls by their pairing key: the first of a point wins. */
+	for (size_t d = 0; d < n; d++)
+		json_array_foreach(json_object_get(docs[d], "results"), i, r) {
+			if (!in_arm(docs[d], r, c, "control"))
+				continue;
+			json_t *x = stripped(docs[d], r, c);
+			char *k = cmp_point_key(x, 0, 1);
+
+			if (k && !json_object_get(keys, k))
+				json_object_set_new(keys, k, x);
+			else
+				json_decref(x);
+			free(k);
+		}
+	for (size_t d = 0; d < n; d++)
+		json_array_foreach(json_object_get(docs[d], "results"), i, r) {
+			if (!in_arm(docs[d], r, c, "treatment"))
+				continue;
+			json_t *x = stripped(docs[d], r, c);
+			char *k = cmp_point_key(x, 0, 1), lbl[160];
+			json_t *a = k ? json_object_get(keys, k) : NULL;
+
+			free(k);
+			if (!a) {
+				json_decref(x);
+				continue;
+			}
+			/* One label on both sides, the treatment's run point on
+			 * both: compare pairs exactly these two. */
+			pair_label(docs[d], r, c, lbl, sizeof(lbl));
+			json_t *y = json_deep_copy(a);
+
+			json_object_set_new(names, lbl, json_string(res_str(a, "workload", "?")));
+			json_object_set_new(y, "workload", json_string(lbl));
+			json_object_set_new(x, "workload", json_string(lbl));
+			json_object_set(y, "params", json_object_get(x, "params"));
+			json_array_append_new(ctl, y);
+			json_array_append_new(trt, x);
+			nt++;
+		}
+	json_decref(keys);
+	if (!nt) {
+		snprintf(why, len, "no treatment result has a control at its run point");
+	} else {
+		json_t *pd[2] = { json_pack("{s:s,s:o,s:O}", "schema", "slicebench/1", "results",
+					    ctl, "meta", json_object_get(docs[0], "meta")),
+				  json_pack("{s:s,s:o,s:O}", "schema", "slicebench/1", "results",
+					    trt, "meta", json_object_get(docs[0], "meta")) };
+		const char *side[2] = { "control", "treatment" };
+		const char *mn = res_str(c, "metric", "ops_per_sec");
+		struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .nmetrics = 1 };
+
+		o.metrics[0] = cmp_metric_find(mn);
+		if (cmp_docs(pd, side, 2, &o, &rep, why, len))
+			rep = NULL;
+		json_decref(pd[0]);
+		json_decref(pd[1]);
+		name_controls(rep, names);
+		json_decref(names);
+		return rep;
+	}
+	json_decref(ctl);
+	json_decref(trt);
+	json_decref(names);
+	return NULL;
+}
+
+void question_answer(struct question *q, struct plotctx *c)
+{
+	size_t i;
+	json_t *con;
+
+	json_array_foreach(json_object_get(q->doc, "contrasts"), i, con) {
+		char why[1024] = "";
+		int across = across_inputs(con);
+		size_t nd = across ? 1 : c->ndocs;
+
+		/* One Holm family per input, as compare --within has; a contrast
+		 * between inputs is one family over all of them. */
+		for (size_t d = 0; d < nd && q->n < Q_MAXREPS; d++) {
+			json_t *rep = across ? pairs_report(c->docs, c->ndocs, con, why, sizeof(why))
+					     : pairs_report(&c->docs[d], 1, con, why, sizeof(why));
+			struct contrast_rep *cr = &q->reps[q->n];
+
+			if (!rep)
+				continue;
+			cr->rep = rep;
+			cr->c = con;
+			cr->tag[0] = '\0';
+			if (!across && c->ndocs > 1)
+				doc_tag(c, d, cr->tag, sizeof(cr->tag));
+			q->n++;
+		}
+		if (!q->n)
+			snprintf(q->note, sizeof(q->note), "%s: %s", res_str(con, "name", "?"), why);
+	}
+}
+
+void question_free(struct question *q)
+{
+	for (size_t i = 0; i < q->n; i++)
+		json_decref(q->reps[i].rep);
+	json_decref(q->doc);
+	memset(q, 0, sizeof(*q));
+}

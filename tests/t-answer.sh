@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# t-answer.sh - a study's question (configs/questions/NAME.json) on a
+# constructed result: the answer figure holds one row per declared pair
+# and nothing else, a ratio beyond the axis is clipped and annotated, a
+# collapse is marked, the verdict table states each row's MDE and the
+# repetitions the published effect would need, and a bad question file is
+# refused with its key, exit 2 and no report.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v gnuplot >/dev/null; then
+	notok "answer: all: gnuplot is not installed (gnuplot-nox, from scripts/install-deps.sh check)"
+	exit 0
+fi
+# Three thread counts; at each, tas+cs against its dry control tas+cs+dry,
+# and spin-tas (policy none), which the question leaves out.  tas+cs is
+# x1.1 at 1 thread, x10 at 2 (beyond the axis) and has two windows
+# without an operation at 4 (a collapse); at 1 thread its windows
+# alternate +-15%, so the design needs more than its 5 repetitions.
+jq '.results[0] as $r | .results = [
+	(1, 2, 4) as $t |
+	($r | .params.threads = $t | .nthreads = $t | .params.lock = "tas") as $p |
+	($p | .workload = "spin-tas" | .params.policy = "none" | .params.dry = false),
+	($p | .workload = "tas+cs+dry" | .params.policy = "cs" | .params.dry = true),
+	($p | .workload = "tas+cs" | .params.policy = "cs" | .params.dry = false |
+	 .repetitions |= (to_entries | map(.value.ops_per_sec *=
+		(if $t == 1 then 1.1 * (if .key % 2 == 0 then 1.15 else 0.87 end) elif $t == 2 then 10 elif .key < 2 then 0 else 1 end)) |
+		map(.value)))]' tests/fixtures/base.json >"$TMP/res.json"
+cat >"$TMP/q.json" <<'Q'
+{ "question": "Does the request change throughput beyond its stores?",
+  "contrasts": [ { "name": "each placement vs its dry control",
+    "treatment": { "dry": false }, "control": { "dry": true },
+    "where": { "policy": ["cs"] }, "published": 1.23 } ] }
+Q
+out="$TMP/report"
+"$SB" plot "$TMP/res.json" --question "$TMP/q.json" --out "$out" 2>"$TMP/err"
+rc=$?
+check "answer: plot with a question exits 0 (rc=$rc)" test "$rc" -eq 0
+check "answer: answer.png and .svg rendered" test -s "$out/answer.png" -a -s "$out/answer.svg"
+rows=$(grep -vc '^#\|^$' "$out/answer.dat")
+check "answer: one row per pair, spin-tas left out ($rows of 3)" test "$rows" -eq 3
+check "answer: every row is tas+cs against its control" \
+	test "$(grep -c '^# .* | tas+cs$' "$out/answer.dat")" -eq 3
+check "answer: the first figure of index.html is the answer" \
+	test "$(grep -o 'src="[a-z_-]*\.png"' "$out/index.html" | head -1)" = 'src="answer.png"'
+check "answer: the verdict table comes before the first figure" \
+	awk '/id="question"/ {q = NR} /<img / && !i {i = NR} END {exit !(q && i && q < i)}' "$out/index.html"
+# Columns: ratio lo hi y verdict mdelo mdehi where note.
+x10=$(awk '/threads=2 \| tas\+cs$/ {getline; print}' "$out/answer.dat")
+check "answer: x10 is drawn at the 4x edge, annotated with its value ($x10)" \
+	awk -v l="$x10" 'BEGIN {split(l, f, " "); exit !(f[1] == 4 && f[8] == 2 && f[9] ~ /^x10(\.0)?$/ && f[5] == "improved")}'
+col=$(awk '/threads=4 \| tas\+cs$/ {getline; print $5}' "$out/answer.dat")
+check "answer: the 0-op windows are marked as a collapse ($col)" test "$col" = collapsed
+one=$(awk '/threads=1 \| tas\+cs$/ {getline; print}' "$out/answer.dat")
+check "answer: the noisy x1.1 is on the axis, inconclusive, with its MDE band around 1 ($one)" \
+	awk -v l="$one" 'BEGIN {split(l, f, " "); exit !(f[1] > 1.05 && f[1] < 1.2 && f[8] == 0 && f[5] == "-" &&
+		f[6] < 1 && f[7] > 1 && f[6] * f[7] > 0.999 && f[6] * f[7] < 1.001)}'
+check "answer: the verdict table says the collapse" grep -q 'collapsed: 0 ops in 2 of 5 windows of B' "$out/index.html"
+# The same pairs through compare (one label on both sides): the MDE and
+# the repetitions the published x1.23 needs, n (ln mde / ln 1.23)^2.
+jq '.results |= map(select(.workload == "tas+cs+dry") | .workload = "x")' "$TMP/res.json" >"$TMP/ctl.json"
+jq '.results |= map(select(.workload == "tas+cs") | .workload = "x")' "$TMP/res.json" >"$TMP/trt.json"
+"$SB" compare "$TMP/ctl.json" "$TMP/trt.json" -f json -o "$TMP/cmp.json" 2>/dev/null
+mde=$(jq -r '.rows[] | select(.point | test("threads=1( |$)")) | .mde.ratio' "$TMP/cmp.json")
+need=$(jq -r '.rows[] | select(.point | test("threads=1( |$)")) |
+	5 * pow(((.mde.ratio | log) / (1.23 | log)); 2) | ceil' "$TMP/cmp.json")
+got=$(grep -o 'threads=1</td>.*' "$out/index.html" | sed -n 's|.*<td>x\([0-9.]*\)</td><td>\([0-9]*\) (has 5).*|\1 \2|p')
+check "answer: the table's MDE and reps for x1.23 are compare's (x$mde, $need reps; table: $got)" \
+	awk -v g="$got" -v m="$mde" -v n="$need" 'BEGIN {split(g, f, " ");
+		exit !(n > 5 && f[2] == n && f[1] / m > 0.995 && f[1] / m < 1.005)}'
+
+# Bad question files: the key or place named, exit 2, no report.
+bad() { # bad NAME JSON EXPECTED-MESSAGE
+	printf '%s' "$2" >"$TMP/$1.json"
+	"$SB" plot "$TMP/res.json" --question "$TMP/$1.json" --out "$TMP/out-$1" 2>"$TMP/$1.err"
+	local rc=$?
+	check "answer: $1: exit 2 (rc=$rc)" test "$rc" -eq 2
+	check "answer: $1: says \"$3\"" grep -qF "$3" "$TMP/$1.err"
+	check "answer: $1: no report written" test ! -e "$TMP/out-$1/index.html"
+}
+bad unknown-key '{"question": "q", "contrasts": [{"name": "n", "treatmnt": {"dry": false}, "control": {"dry": true}}]}' \
+	"$TMP/unknown-key.json: contrasts[0].treatmnt: unknown key"
+bad syntax '{"question": "q", "contrasts": [' "$TMP/syntax.json:1:"
+bad metric '{"question": "q", "contrasts": [{"name": "n", "metric": "opps", "treatment": {"dry": false}, "control": {"dry": true}}]}' \
+	'contrasts[0].metric: unknown metric "opps"'
+bad no-control '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}}]}' \
+	'contrasts[0].control: expected an object of keys and values (not empty)'
+bad published '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}, "control": {"dry": true}, "published": 1}]}' \
+	'contrasts[0].published: expected a ratio above 0, not 1'
+
+# Every committed question file is one plot accepts.
+for q in configs/questions/*.json; do
+	"$SB" plot "$TMP/res.json" --question "$q" --out "$TMP/cq" >/dev/null 2>"$TMP/cq.err"
+	check "answer: $q is a valid question (rc=$?)" test ! -s "$TMP/cq.err" -o -z "$(grep -- '--question' "$TMP/cq.err")"
+done
