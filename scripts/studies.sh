@@ -88,13 +88,13 @@ models() {
 	*) echo "" ;;
 	esac
 }
-# The guest kernel a model needs: none and voluntary are gone from 7.x on
-# x86 (7dadeaa6e851) and need the kernel variant "none" (vm.sh --kernel
-# none); the others run on the patched kernel.
-kernel_for() {
+# The guest kernel variant a model needs: none and voluntary are gone from
+# 7.x on x86 (7dadeaa6e851) and need the variant "none" (vm.sh --variant
+# none, kernel/build.sh --variant none); the others run on the default.
+variant_for() {
 	case $1 in
 	none | voluntary) echo none ;;
-	*) echo patched ;;
+	*) echo default ;;
 	esac
 }
 # Where study $1 runs: "host", "vm" or one "vm-MODEL" per model.
@@ -169,24 +169,16 @@ for s in "${STUDIES[@]}"; do
 			case $w in
 			host) where=host ;;
 			vm) where="guest, patched kernel" ;;
-			*) where="guest, patched kernel, preempt=${w#vm-}" ;;
+			*) where="guest, patched kernel, variant $(variant_for "${w#vm-}"), preempt=${w#vm-}" ;;
 			esac
 			[ "$n" = 1 ] || where="$where, boot $k of $n"
 			echo "studies.sh: [$((step + 1))/$nsteps] $s ($where): elapsed $(fmt_s $(($(date +%s) - t_start))), about $(fmt_s "$(eta "$step")") left" >&2
 			t0=$(date +%s)
 			if [ "$w" != host ]; then
 				pre=()
-				[ "$w" = vm ] || pre=(--preempt "${w#vm-}" --kernel "$(kernel_for "${w#vm-}")")
-				rc=0
+				[ "$w" = vm ] || pre=(--preempt "${w#vm-}" --variant "$(variant_for "${w#vm-}")")
 				"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
-					--meta "study=$s" "${pre[@]+"${pre[@]}"}" || rc=$?
-				# A usage error here is a kernel variant this checkout's
-				# vm.sh cannot boot: that model is skipped, by name.
-				if [ "$rc" = 2 ] && [ "$(kernel_for "${w#vm-}")" != patched ]; then
-					echo "studies.sh: $s preempt=${w#vm-} needs the guest kernel variant '$(kernel_for "${w#vm-}")' (vm.sh --kernel $(kernel_for "${w#vm-}")), which vm.sh refused: skipped" >&2
-				elif [ "$rc" != 0 ]; then
-					exit "$rc"
-				fi
+					--meta "study=$s" "${pre[@]+"${pre[@]}"}"
 			else
 				(cd "$REPO" && "$SB" run --config "configs/$s.json" --out "$f" --force --quiet \
 					--meta "study=$s")
