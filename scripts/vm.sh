@@ -139,11 +139,26 @@ done
 [ -n "$OUT" ] || usage_err "--out is required"
 [ -f "$CONFIG" ] || usage_err "no such config: $CONFIG"
 case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
-case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel must be auto, kvm or tcg" ;; esac
-case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt must be none, voluntary, full or lazy" ;; esac
-for n in "$SMP" "$MEM" "$TIMEOUT" "$WARMUP" ${SLICE_EXT:+"$SLICE_EXT"} ${TB_SIZE:+"$TB_SIZE"}; do
-	case "$n" in ''|*[!0-9]*) usage_err "not a number: '$n'" ;; esac
-done
+case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel: '$ACCEL' is not one of auto, kvm, tcg" ;; esac
+case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt: '$PREEMPT' is not one of none, voluntary, full, lazy" ;; esac
+# num OPTION VALUE MIN MAX: VALUE a decimal whole number in MIN..MAX, or
+# exit 2 naming both.  No leading zero: shell arithmetic (here and in the
+# guest's init) reads 08 as a bad octal number, after the boot; at most 9
+# digits: 20 would wrap around.
+num() {
+	[[ "$2" =~ ^(0|[1-9][0-9]{0,8})$ ]] ||
+		usage_err "$1: '$2' is not a whole number (decimal digits, no leading zero, at most 9)"
+	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then usage_err "$1: $2 is out of range $3..$4"; fi
+}
+# 255: QEMU's pc machine refuses more ("The max CPUs supported by machine
+# 'pc-i440fx-7.2' is 255"), but only once the kernel is built
+num --smp "$SMP" 1 255
+num --mem "$MEM" 1 999999999
+num --timeout "$TIMEOUT" 1 999999999
+num --warmup "$WARMUP" 0 999999999
+[ -z "$SLICE_EXT" ] || num --slice-ext-nsec "$SLICE_EXT" 5000 1000000
+# tb-size=0 is QEMU's default, which --tb-size unset already says
+[ -z "$TB_SIZE" ] || num --tb-size "$TB_SIZE" 1 999999999
 for kv in "${GUEST_ENV[@]}"; do
 	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[^[:space:]]*$ ]] || usage_err "--env needs NAME=VALUE (upper case, no spaces): '$kv'"
 done
