@@ -13,13 +13,13 @@
 . "$(dirname "$0")/slurm/cluster.sh"
 
 # ------------------------------------------------ plan validation (no Slurm)
-bad() { # bad NAME EXPECTED-MESSAGE-REGEX JSON
+bad() { # bad NAME EXPECTED-MESSAGE-REGEX JSON [PLAN-OPTION...]
 	local f="$TMP/$1.json"
 	printf '%s' "$3" >"$f"
-	"$SB" plan "$f" --dry-run >/dev/null 2>"$TMP/err"
+	"$SB" plan "$f" --dry-run "${@:4}" >"$TMP/out" 2>"$TMP/err"
 	local rc=$? msg
 	msg=$(cat "$TMP/err")
-	if [ "$rc" -eq 2 ] && grep -Eq -- "$2" "$TMP/err"; then
+	if [ "$rc" -eq 2 ] && grep -Eq -- "$2" "$TMP/err" && [ ! -s "$TMP/out" ]; then
 		ok "plan: $1 -> exit 2, \"$msg\""
 	else
 		notok "plan: $1: rc=$rc msg=\"$msg\" (wanted /$2/)"
@@ -41,6 +41,28 @@ bad slurm-key 'slurm\.partiton: unknown key \(did you mean "partition"\?\)' \
 bad machine-name 'machines\[0\]\.name: "a b": only letters' '{"configs": ["configs/ci.json"], "machines": [{"name": "a b"}]}'
 bad machine-dup 'machines\[1\]\.name: "x" is already machines\[0\]' \
 	'{"configs": ["configs/ci.json"], "machines": [{"name": "x"}, {"name": "x"}]}'
+# Found trying plans as a demanding user would: before, each of these
+# passed validation and failed later, or silently did something else.
+C='"configs": ["configs/ci.json"]'
+bad sbatch-array 'slurm\.sbatch_args\[1\]: "--array=0-9": --array is not allowed here: scripts/slurm\.sh sets it' \
+	"{$C, \"slurm\": {\"sbatch_args\": [\"--qos=x\", \"--array=0-9\"]}}"
+bad sbatch-abbrev 'slurm\.sbatch_args\[0\]: "--out=x\.log": --output is not allowed here' \
+	"{$C, \"slurm\": {\"sbatch_args\": [\"--out=x.log\"]}}"
+bad sbatch-short 'slurm\.sbatch_args\[0\]: "-D": --chdir is not allowed here' \
+	"{$C, \"slurm\": {\"sbatch_args\": [\"-D\", \"/tmp\"]}}"
+bad sbatch-partition 'slurm\.sbatch_args\[0\]: "-pbig": --partition is not allowed here: use slurm\.partition or machines\[\]\.partition' \
+	"{$C, \"slurm\": {\"sbatch_args\": [\"-pbig\"]}}"
+bad sbatch-empty 'slurm\.sbatch_args\[0\]: an empty argument' "{$C, \"slurm\": {\"sbatch_args\": [\"\"]}}"
+bad sbatch-script 'slurm\.sbatch_args\[1\]: "long" is not an option and follows none that takes a value' \
+	"{$C, \"slurm\": {\"sbatch_args\": [\"--qos=x\", \"long\"]}}"
+bad name-long 'name: "a{32}\.\.\." is 101 characters long, at most 100' \
+	"{$C, \"name\": \"$(printf 'a%.0s' $(seq 101))\"}"
+bad config-alias 'configs\[1\]: "\./configs/ci\.json" is configs\[0\] \("configs/ci\.json"\) by another name' \
+	'{"configs": ["configs/ci.json", "./configs/ci.json"]}'
+bad config-empty 'configs\[0\]: an empty path$' '{"configs": [""]}'
+bad results-empty '^slicebench plan: --results "": must not be empty' "{$C}" --results ""
+printf '%s' "{$C, \"slurm\": {\"sbatch_args\": [\"--qos\", \"long\", \"-A\", \"a\", \"--time-min=5\", \"--parsable\"]}}" >"$TMP/sbok.json"
+check "plan: sbatch_args with values and options the driver leaves alone pass" "$SB" plan "$TMP/sbok.json"
 for p in configs/plans/*.json; do
 	n=$("$SB" plan "$p" --dry-run 2>"$TMP/err" | grep -c '^[0-9]')
 	check "plan: $p validates and expands to $n jobs" test "$n" -gt 0
