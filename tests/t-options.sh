@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t-vmopts.sh - scripts/vm.sh's options with bad values: each is refused
+# t-options.sh - the drivers' options with bad values.
+# scripts/vm.sh: each is refused
 # with exit 2, the option and the value named, before any kernel is built
 # or fetched and before QEMU starts, and nothing is written.  Before, a
 # number's error did not say which option ("not a number: '-1'"), and
@@ -8,6 +9,10 @@
 # (--timeout 0), or the shell stopped on "08: value too great for base".
 # --kernel names a missing file: a value wrongly let through ends there
 # (another message, so the case fails) instead of booting.
+# scripts/studies.sh: an option without its value ended in bash's own
+# "line 48: 2: --out needs a directory" with exit 1; --only "" ran no
+# study and --only plans/ci took a plan for one; --vm-only --host-only
+# kept the last; --out naming a file failed in mkdir after the build.
 # needs: none (nothing boots: every case ends while the options are read)
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -22,9 +27,9 @@ bad() { # bad EXPECTED-FIRST-LINE OPTION...
 		--kernel "$TMP/no-such-bzImage" "$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
 	got=$(head -n 1 "$TMP/e")
 	if [ "$rc" = 2 ] && [ "$got" = "vm.sh: $want" ] && [ ! -e "$TMP/out.json" ] && [ ! -s "$TMP/o" ]; then
-		ok "vmopts: $* -> exit 2, \"$got\""
+		ok "options: vm.sh $* -> exit 2, \"$got\""
 	else
-		notok "vmopts: $*: exit $rc, \"$got\" (wanted exit 2, \"vm.sh: $want\")"
+		notok "options: vm.sh $*: exit $rc, \"$got\" (wanted exit 2, \"vm.sh: $want\")"
 	fi
 }
 digits='is not a whole number (decimal digits, no leading zero, at most 9)'
@@ -51,4 +56,26 @@ bad "--variant bogus needs --kernel patched (the variants are builds of kernel/b
 # the edges pass the options and end at the missing kernel
 bad "--kernel: no such file: $TMP/no-such-bzImage" --smp 255 --timeout 1 --warmup 0 \
 	--slice-ext-nsec 5000 --tb-size 1 --mem 1 --preempt lazy --accel tcg
+
+studies() { # studies EXPECTED-FIRST-LINE OPTION...
+	local want=$1 rc=0 got
+	shift
+	n=$((n + 1))
+	timeout 60 scripts/studies.sh "$@" >"$TMP/o" 2>"$TMP/e" </dev/null || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "studies.sh: $want" ] && [ ! -s "$TMP/o" ] && [ ! -e "$TMP/st" ]; then
+		ok "options: studies.sh $* -> exit 2, \"$got\""
+	else
+		notok "options: studies.sh $*: exit $rc, \"$got\" (wanted exit 2, \"studies.sh: $want\")"
+	fi
+}
+studies "--out needs a value" --reports-only --out
+studies "--out needs a value" --reports-only --out ""
+studies "--only needs a value" --reports-only --out "$TMP/st" --only
+studies "--only needs a value" --reports-only --out "$TMP/st" --only ""
+studies "--only: '' is not a study name (letters, digits, '-')" --reports-only --out "$TMP/st" --only contention,,rostedt-2023
+studies "--only: 'plans/ci' is not a study name (letters, digits, '-')" --reports-only --out "$TMP/st" --only plans/ci
+studies "--vm-only and --host-only: give one of them" --vm-only --host-only --reports-only --only contention --out "$TMP/st"
+: >"$TMP/file"
+studies "--out $TMP/file: exists and is not a directory" --reports-only --only contention --out "$TMP/file"
 echo "# $n option cases"
