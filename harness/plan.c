@@ -87,10 +87,12 @@ static int check_text(struct cfg_ctx *c, const char *path, const char *s)
  * the driver's task ids, logs or working directory are no longer what it
  * waits on (an extra --array would run tasks the job list does not have,
  * --output would put the logs the failure report names elsewhere). */
-static const struct {
+struct owned_opt {
 	char shrt;
 	const char *name, *why;
-} owned[] = {
+};
+
+static const struct owned_opt sbatch_owned[] = {
 	{ 'a', "array", "scripts/slurm.sh sets it: one array task per job of the plan" },
 	{ 'o', "output", "scripts/slurm.sh sets it: each task's log is DIR/logs/<task>.log" },
 	{ 'e', "error", "scripts/slurm.sh sets it: each task's log is DIR/logs/<task>.log" },
@@ -101,26 +103,38 @@ static const struct {
 	{ 'p', "partition", "use slurm.partition or machines[].partition" },
 	{ 'C', "constraint", "use machines[].constraint" },
 	{ 't', "time", "use slurm.time_min" },
+	{ 0 },
+};
+
+/* The same for scripts/vm.sh in vm_args: each task gives its own. */
+static const struct owned_opt vm_owned[] = {
+	{ 0, "config", "scripts/slurm.sh gives each task its config" },
+	{ 0, "out", "scripts/slurm.sh gives each task its result file" },
+	{ 0, "kernel", "use kernels" },
+	{ 0, "check-options", "scripts/slurm.sh checks vm_args so itself" },
+	{ 0 },
 };
 
 /* "--NAME", "--NAME=V" or an abbreviation getopt_long would take for it
- * (3 letters or more), "-X" or "-XV": the entry of owned[] a is, or -1. */
-static int owned_opt(const char *a)
+ * (3 letters or more), "-X" or "-XV": the entry of tab a is, or NULL. */
+static const struct owned_opt *owned_opt(const struct owned_opt *tab, const char *a)
 {
-	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
+	for (; tab->name; tab++) {
 		if (a[0] == '-' && a[1] == '-') {
 			size_t n = strcspn(a + 2, "=");
 
-			if (n >= 3 && !strncmp(a + 2, owned[i].name, n) && n <= strlen(owned[i].name))
-				return (int)i;
-		} else if (a[0] == '-' && owned[i].shrt && a[1] == owned[i].shrt) {
-			return (int)i;
+			if (n >= 3 && !strncmp(a + 2, tab->name, n) && n <= strlen(tab->name))
+				return tab;
+		} else if (a[0] == '-' && tab->shrt && a[1] == tab->shrt) {
+			return tab;
 		}
 	}
-	return -1;
+	return NULL;
 }
 
-static int check_sbatch_args(struct cfg_ctx *c, const json_t *args)
+/* key: "slurm.sbatch_args" (sbatch's options) or "vm_args" (vm.sh's). */
+static int check_args(struct cfg_ctx *c, const json_t *args, const char *key,
+		      const struct owned_opt *tab)
 {
 	size_t i;
 	json_t *e;
@@ -128,22 +142,21 @@ static int check_sbatch_args(struct cfg_ctx *c, const json_t *args)
 	json_array_foreach(args, i, e) {
 		const char *a = json_string_value(e);
 		char path[64];
-		int k = owned_opt(a);
+		const struct owned_opt *k = owned_opt(tab, a);
 
-		snprintf(path, sizeof(path), "slurm.sbatch_args[%zu]", i);
+		snprintf(path, sizeof(path), "%s[%zu]", key, i);
 		if (!*a)
-			return cfg_fail(c, path, "an empty argument (sbatch would take it for the "
-						 "script)");
+			return cfg_fail(c, path, "an empty argument");
 		/* a value follows its option ("--qos", "long"); one that follows
 		 * no option is what sbatch takes for the script */
 		const char *prev = i ? json_string_value(json_array_get(args, i - 1)) : "";
 
 		if (a[0] != '-' && (prev[0] != '-' || strchr(prev, '=')))
 			return cfg_fail(c, path, "\"%s\" is not an option and follows none that "
-						 "takes a value: sbatch would take it for the script", a);
-		if (k >= 0)
-			return cfg_fail(c, path, "\"%s\": --%s is not allowed here: %s", a,
-					owned[k].name, owned[k].why);
+						 "takes a value", a);
+		if (k)
+			return cfg_fail(c, path, "\"%s\": --%s is not allowed here: %s", a, k->name,
+					k->why);
 	}
 	return 0;
 }
@@ -376,10 +389,11 @@ int plan_load(const char *path, struct plan *p, char *err, size_t len)
 	p->max_parallel = (int)json_integer_value(json_object_get(sl, "max_parallel"));
 	p->sbatch_args = json_object_get(sl, "sbatch_args");
 	p->sbatch_args = p->sbatch_args ? json_incref(p->sbatch_args) : json_array();
-	if (check_sbatch_args(&c, p->sbatch_args))
-		return -1;
 	p->vm_args = json_object_get(p->root, "vm_args");
 	p->vm_args = p->vm_args ? json_incref(p->vm_args) : json_array();
+	if (check_args(&c, p->sbatch_args, "slurm.sbatch_args", sbatch_owned) ||
+	    check_args(&c, p->vm_args, "vm_args", vm_owned))
+		return -1;
 	if (!load_machines(&c, p) && !load_lists(&c, p, &configs, &kerns) &&
 	    !expand(&c, p, configs, kerns))
 		rc = 0;

@@ -32,6 +32,7 @@ HOST_RT=auto
 PIN_VCPUS=0
 APPEND=""
 TB_SIZE=""
+CHECK_ONLY=0
 
 usage() {
 	cat <<EOF
@@ -88,6 +89,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         guest code (meta.vm.tb_size_mib; kernel/README.md)
   --append ARGS         more guest kernel parameters (space separated, e.g.
                         "idle=poll"); the guest's meta.cmdline shows them
+  --check-options       check the options and exit (0, or 2 naming the bad
+                        one), building and booting nothing: scripts/slurm.sh
+                        checks a plan's vm_args so before submitting
   -h, --help            this text
 
 The guest's progress (each run's "[i/N] ... (ETA)" line, a failed run's
@@ -130,6 +134,7 @@ while [ $# -gt 0 ]; do
 	--pin-vcpus) PIN_VCPUS=1; shift ;;
 	--append) APPEND=${2:-}; shift 2 || usage_err "--append needs a value" ;;
 	--tb-size) TB_SIZE=${2:-}; shift 2 || usage_err "--tb-size needs a value" ;;
+	--check-options) CHECK_ONLY=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_err "unknown option: $1" ;;
 	esac
@@ -166,12 +171,13 @@ for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *=*) ;; *) usage_err "--meta needs KEY=VALUE: '$kv'" ;; esac
 	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
 done
+[ "$VARIANT" = default ] || [ "$KERNEL" = patched ] ||
+	usage_err "--variant $VARIANT needs --kernel patched (the variants are builds of kernel/build.sh)"
+[ "$CHECK_ONLY" = 0 ] || exit 0
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
 [ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
 
 # ------------------------------------------------------------- kernel
-[ "$VARIANT" = default ] || [ "$KERNEL" = patched ] ||
-	usage_err "--variant $VARIANT needs --kernel patched (the variants are builds of kernel/build.sh)"
 case "$KERNEL" in
 patched)
 	# an unknown variant is build.sh's usage error (2), said there

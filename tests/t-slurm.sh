@@ -61,6 +61,16 @@ bad config-alias 'configs\[1\]: "\./configs/ci\.json" is configs\[0\] \("configs
 	'{"configs": ["configs/ci.json", "./configs/ci.json"]}'
 bad config-empty 'configs\[0\]: an empty path$' '{"configs": [""]}'
 bad results-empty '^slicebench plan: --results "": must not be empty' "{$C}" --results ""
+bad vm-kernel 'vm_args\[0\]: "--kernel": --kernel is not allowed here: use kernels' \
+	"{$C, \"vm_args\": [\"--kernel\", \"/boot/vmlinuz\"]}"
+# vm_args vm.sh refuses: said by vm.sh before anything runs (the plan has a
+# host kernel only, so a check that let it through would run ci.json here,
+# not build a kernel)
+printf '%s' "{$C, \"vm_args\": [\"--smp\", \"0\"]}" >"$TMP/vmbad.json"
+scripts/slurm.sh --local "$TMP/vmbad.json" --results "$TMP/vmbad" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "plan: vm_args [--smp, 0] refused by vm.sh before any task (exit $rc: $(head -n 1 "$TMP/err"))" \
+	test "$rc" = 2 -a "$(head -n 1 "$TMP/err")" = "vm.sh: --smp: 0 is out of range 1..255" -a ! -e "$TMP/vmbad"
 printf '%s' "{$C, \"slurm\": {\"sbatch_args\": [\"--qos\", \"long\", \"-A\", \"a\", \"--time-min=5\", \"--parsable\"]}}" >"$TMP/sbok.json"
 check "plan: sbatch_args with values and options the driver leaves alone pass" "$SB" plan "$TMP/sbok.json"
 for p in configs/plans/*.json; do
