@@ -26,6 +26,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "isolate.h"
+#include "reap.h"
 #include "keys.h"
 #include "knobs.h"
 #include "signals.h"
@@ -193,6 +194,7 @@ static void arm_spawn(struct il_arm *arms, size_t n, struct il_arm *a)
 		return;
 	}
 	a->pid = pid;
+	reap_track(pid);
 	iso_watch_start(&a->w, a->limit);
 	/* One at a time: the arms calibrate their busy loops on an idle
 	 * machine, not beside each other. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "knobs.h"
+#include "reap.h"
 #include "signals.h"
 #include "runner.h"
 #include "timing.h"
@@ -72,6 +73,9 @@ void iso_child(const struct cfg_run *run, int fd, pid_t parent, const struct il_
 	 * getppid check covers a parent that died before the prctl. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(4);
+	/* What a run's programs leave is re-parented here, where the
+	 * workload kills it after each repetition (reap.h). */
+	reap_become();
 	json_t *res = runner_run_gated(run->ops, run->params, g);
 
 	/* _exit: the run may have left threads stuck; nothing to clean up. */
@@ -173,6 +177,11 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	/* A run killed here (or crashed) could not kill what its programs
+	 * started: that was re-parented to this process (reap_become in
+	 * cmd_run) and goes now, before the next run. */
+	reap_untrack(pid);
+	int left = reap_orphans();
 	json_t *res = NULL;
 
 	if (interrupted)
@@ -188,6 +197,15 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 	else if (!(res = json_loadb(buf ? buf : "", len, 0, NULL)))
 		res = failed(run, "run process returned no valid result (%zu bytes)", len);
 	free(buf);
+	if (left) {
+		const char *why = json_string_value(json_object_get(res, "reason"));
+
+		json_object_set_new(res, "left_behind", json_integer(left));
+		if (why)
+			json_object_set_new(res, "reason",
+					    json_sprintf("%s; %d process%s it left behind killed",
+							 why, left, left == 1 ? "" : "es"));
+	}
 	return res;
 }
 
@@ -220,6 +238,7 @@ static json_t *iso_fork(const struct cfg_run *run)
 		close(p[0]);
 		iso_child(run, p[1], parent, NULL);
 	}
+	reap_track(pid);
 	close(p[1]);
 	double limit = iso_timeout_s(run->params);
 	struct iso_watch w;

@@ -15,6 +15,7 @@
 #include "interleave.h"
 #include "isolate.h"
 #include "keys.h"
+#include "reap.h"
 #include "results.h"
 #include "signals.h"
 #include "timing.h"
@@ -232,6 +233,10 @@ static int cmd_run(int argc, char **argv)
 		abort();
 	if (il)
 		json_object_set_new(json_object_get(doc, "meta"), "interleave", il_meta(il));
+	/* What a killed run's programs leave comes here, to be killed (reap.h). */
+	if (reap_become())
+		fprintf(stderr, "slicebench: warning: PR_SET_CHILD_SUBREAPER: %s: processes a "
+				"killed run's programs leave may outlive it\n", strerror(errno));
 	for (size_t i = 0; i < s.nruns; i++) {
 		char d[256];
 

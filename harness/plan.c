@@ -5,10 +5,12 @@
 #include "plan.h"
 #include "cliopt.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "keys.h"
@@ -52,11 +54,18 @@ void plan_print_keys(FILE *f)
 }
 
 /* Names become directory and file names; tabs and newlines would break the
- * job list that scripts/slurm.sh reads. */
+ * job list that scripts/slurm.sh reads.  NAME_LEN: a plan's results go to
+ * results/<name>/ and its jobs are named sb-<name>-<machine>; a longer name
+ * passed here and failed at mkdir ("File name too long", past 255 bytes). */
+#define NAME_LEN 100
+
 static int check_name(struct cfg_ctx *c, const char *path, const char *s)
 {
 	if (!*s)
 		return cfg_fail(c, path, "must not be empty");
+	if (strlen(s) > NAME_LEN)
+		return cfg_fail(c, path, "\"%.32s...\" is %zu characters long, at most %d", s,
+				strlen(s), NAME_LEN);
 	for (const char *p = s; *p; p++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p))
 			return cfg_fail(c, path, "\"%s\": only letters, digits, '.', '_' and '-'",
@@ -70,6 +79,85 @@ static int check_text(struct cfg_ctx *c, const char *path, const char *s)
 {
 	if (strpbrk(s, "\t\n"))
 		return cfg_fail(c, path, "must not contain tabs or newlines");
+	return 0;
+}
+
+/* sbatch options that scripts/slurm.sh sets itself, or that a plan key
+ * says: given again in slurm.sbatch_args, sbatch takes the last one, and
+ * the driver's task ids, logs or working directory are no longer what it
+ * waits on (an extra --array would run tasks the job list does not have,
+ * --output would put the logs the failure report names elsewhere). */
+struct owned_opt {
+	char shrt;
+	const char *name, *why;
+};
+
+static const struct owned_opt sbatch_owned[] = {
+	{ 'a', "array", "scripts/slurm.sh sets it: one array task per job of the plan" },
+	{ 'o', "output", "scripts/slurm.sh sets it: each task's log is DIR/logs/<task>.log" },
+	{ 'e', "error", "scripts/slurm.sh sets it: each task's log is DIR/logs/<task>.log" },
+	{ 'D', "chdir", "scripts/slurm.sh sets it: the tasks run in this checkout" },
+	{ 0, "wrap", "scripts/slurm.sh gives the batch script" },
+	{ 0, "test-only", "nothing would be submitted, and the driver would wait for it" },
+	{ 'W', "wait", "scripts/slurm.sh waits itself, with progress" },
+	{ 'p', "partition", "use slurm.partition or machines[].partition" },
+	{ 'C', "constraint", "use machines[].constraint" },
+	{ 't', "time", "use slurm.time_min" },
+	{ 0 },
+};
+
+/* The same for scripts/vm.sh in vm_args: each task gives its own. */
+static const struct owned_opt vm_owned[] = {
+	{ 0, "config", "scripts/slurm.sh gives each task its config" },
+	{ 0, "out", "scripts/slurm.sh gives each task its result file" },
+	{ 0, "kernel", "use kernels" },
+	{ 0, "check-options", "scripts/slurm.sh checks vm_args so itself" },
+	{ 0 },
+};
+
+/* "--NAME", "--NAME=V" or an abbreviation getopt_long would take for it
+ * (3 letters or more), "-X" or "-XV": the entry of tab a is, or NULL. */
+static const struct owned_opt *owned_opt(const struct owned_opt *tab, const char *a)
+{
+	for (; tab->name; tab++) {
+		if (a[0] == '-' && a[1] == '-') {
+			size_t n = strcspn(a + 2, "=");
+
+			if (n >= 3 && !strncmp(a + 2, tab->name, n) && n <= strlen(tab->name))
+				return tab;
+		} else if (a[0] == '-' && tab->shrt && a[1] == tab->shrt) {
+			return tab;
+		}
+	}
+	return NULL;
+}
+
+/* key: "slurm.sbatch_args" (sbatch's options) or "vm_args" (vm.sh's). */
+static int check_args(struct cfg_ctx *c, const json_t *args, const char *key,
+		      const struct owned_opt *tab)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(args, i, e) {
+		const char *a = json_string_value(e);
+		char path[64];
+		const struct owned_opt *k = owned_opt(tab, a);
+
+		snprintf(path, sizeof(path), "%s[%zu]", key, i);
+		if (!*a)
+			return cfg_fail(c, path, "an empty argument");
+		/* a value follows its option ("--qos", "long"); one that follows
+		 * no option is what sbatch takes for the script */
+		const char *prev = i ? json_string_value(json_array_get(args, i - 1)) : "";
+
+		if (a[0] != '-' && (prev[0] != '-' || strchr(prev, '=')))
+			return cfg_fail(c, path, "\"%s\" is not an option and follows none that "
+						 "takes a value", a);
+		if (k)
+			return cfg_fail(c, path, "\"%s\": --%s is not allowed here: %s", a, k->name,
+					k->why);
+	}
 	return 0;
 }
 
@@ -195,11 +283,17 @@ static int load_lists(struct cfg_ctx *c, struct plan *p, json_t **configs, json_
 		return cfg_fail(c, "configs", "required: a non-empty list of config files");
 	if (check_distinct(c, *configs, "configs"))
 		return -1;
+	/* configs are at most 256 (plan_keys): one file by two names
+	 * ("./configs/ci.json", a symlink) is the same file twice */
+	struct stat seen[256];
+
 	json_array_foreach(*configs, i, e) {
 		struct cfg_suite s;
 		char cerr[1024], path[64];
 
 		snprintf(path, sizeof(path), "configs[%zu]", i);
+		if (!json_string_length(e))
+			return cfg_fail(c, path, "an empty path");
 		/* The same validation `run` does, so a typo fails at submission,
 		 * not in every array task an hour later. */
 		if (cfg_load(json_string_value(e), &s, cerr, sizeof(cerr))) {
@@ -207,6 +301,14 @@ static int load_lists(struct cfg_ctx *c, struct plan *p, json_t **configs, json_
 			return cfg_fail(c, path, "%s", cerr);
 		}
 		cfg_free(&s);
+		if (stat(json_string_value(e), &seen[i]))
+			return cfg_fail(c, path, "%s: %s", json_string_value(e), strerror(errno));
+		for (size_t j = 0; j < i; j++)
+			if (seen[j].st_dev == seen[i].st_dev && seen[j].st_ino == seen[i].st_ino)
+				return cfg_fail(c, path, "\"%s\" is configs[%zu] (\"%s\") by another "
+						"name; use \"repetitions\" to run it again",
+						json_string_value(e), j,
+						json_string_value(json_array_get(*configs, j)));
 	}
 	*kerns = json_object_get(p->root, "kernels");
 	if (!*kerns)
@@ -289,6 +391,9 @@ int plan_load(const char *path, struct plan *p, char *err, size_t len)
 	p->sbatch_args = p->sbatch_args ? json_incref(p->sbatch_args) : json_array();
 	p->vm_args = json_object_get(p->root, "vm_args");
 	p->vm_args = p->vm_args ? json_incref(p->vm_args) : json_array();
+	if (check_args(&c, p->sbatch_args, "slurm.sbatch_args", sbatch_owned) ||
+	    check_args(&c, p->vm_args, "vm_args", vm_owned))
+		return -1;
 	if (!load_machines(&c, p) && !load_lists(&c, p, &configs, &kerns) &&
 	    !expand(&c, p, configs, kerns))
 		rc = 0;
@@ -418,8 +523,9 @@ int cmd_plan(int argc, char **argv)
 		snprintf(defdir, sizeof(defdir), "results/%s", p.name);
 		dir = defdir;
 	}
-	if (strpbrk(dir, "\t\n")) {
-		fprintf(stderr, "slicebench plan: --results must not contain tabs or newlines\n");
+	if (!*dir || strpbrk(dir, "\t\n")) {
+		fprintf(stderr, "slicebench plan: --results \"%s\": must not be empty or contain "
+				"tabs or newlines\n", dir);
 		plan_free(&p);
 		return EXIT_USAGE;
 	}

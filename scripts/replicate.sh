@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--targets | --results | --out)
 		[ $# -ge 2 ] || die "$1 needs a value"
+		[ -n "$2" ] || die "$1: an empty value"
 		declare "${1#--}=$2"
 		shift 2 ;;
 	-h | --help) usage; exit 0 ;;
@@ -39,8 +40,11 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$results" ] || { usage >&2; die "--results DIR is required"; }
 [ -d "$results" ] || die "$results: not a directory"
+[ -f "$targets" ] || die "$targets: not a regular file"
 [ -r "$targets" ] || die "$targets: cannot read"
 [ -n "$out" ] || out="$results/replicate"
+# before any work: the report is a directory of files
+if [ -e "$out" ] && [ ! -d "$out" ]; then die "--out $out: exists and is not a directory"; fi
 
 # Validate the targets file: the first bad key, named with its path.
 err=$(jq -r --arg f "$targets" '
@@ -49,10 +53,21 @@ err=$(jq -r --arg f "$targets" '
   if type != "object" then bad("."; "must be an object")
   elif (.sources | type) != "object" then bad("sources"; "must be an object")
   elif (.targets | type) != "array" or (.targets | length) == 0 then bad("targets"; "must be a non-empty array")
-  elif (.load_tolerance_pct | type) != "number" then bad("load_tolerance_pct"; "must be a number")
+  elif (.load_tolerance_pct | type) != "number" or .load_tolerance_pct < 0 then bad("load_tolerance_pct"; "\(.load_tolerance_pct | tojson) is not a number >= 0")
   else . as $d | [.targets | to_entries[] | .key as $i | .value as $t | "targets[\($i)]" as $p |
+    # the keys scripts/replicate.jq reads: a misspelt one was ignored
+    ["arm", "baseline", "conditions", "config", "count_path", "id", "kind", "metric", "path", "per",
+     "published", "source", "threads_per_pu", "unit", "workload"] as $known |
+    def count_or_null: . == null or (type == "number" and . > 0);
     if ($t | type) != "object" then bad($p; "must be an object")
+    elif ($t | keys - $known | length) > 0 then bad("\($p).\($t | keys - $known | .[0])"; "unknown key (known: \($known | join(", ")))")
     elif ($t.id | type) != "string" then bad("\($p).id"; "must be a string")
+    # an id names the figure files and is quoted in gnuplot commands
+    elif ($t.id | test("^[A-Za-z0-9_-][A-Za-z0-9._-]*$") | not) then bad("\($p).id"; "\($t.id | tojson): only letters, digits, \".\", \"_\" and \"-\", not first \".\"")
+    elif ($d.targets[:$i] | map(.id?) | index($t.id)) != null then bad("\($p).id"; "\($t.id | tojson) is already targets[\($d.targets[:$i] | map(.id?) | index($t.id))]")
+    elif ($t.conditions.threads? | count_or_null | not) then bad("\($p).conditions.threads"; "\($t.conditions.threads | tojson) is not a number > 0 or null")
+    elif ($t.conditions.cpus? | count_or_null | not) then bad("\($p).conditions.cpus"; "\($t.conditions.cpus | tojson) is not a number > 0 or null")
+    elif ($t.threads_per_pu | count_or_null | not) then bad("\($p).threads_per_pu"; "\($t.threads_per_pu | tojson) is not a number > 0 or null")
     elif ($d.sources[$t.source?] | type) != "object" then bad("\($p).source"; "\($t.source | tojson) is not a key of sources")
     elif ($t.config | type) != "string" or ($t.config | test("^[a-z0-9-]+$") | not) then bad("\($p).config"; "\($t.config | tojson) is not a config name")
     elif ($t.conditions | type) != "object" then bad("\($p).conditions"; "must be an object")
@@ -78,6 +93,9 @@ echo '{}' >"$tmp/res.json"
 while IFS=$'\t' read -r cfg base metric; do
 	r="$results/$cfg.json"
 	[ -f "$r" ] || continue
+	# the checks every reader makes: a broken result is named, not
+	# turned into "not measured here"
+	"$SB" validate "$r" >/dev/null 2>"$tmp/verr" || die "$(grep -v '^slicebench validate: [0-9]* valid' "$tmp/verr" | head -n 1)"
 	jq --arg c "$cfg" --slurpfile r "$r" '.[$c] = ($r[0] | {meta, results: [.results[] | {workload, status, reason, nthreads, summary: (.summary | {slice} // null)}]})' \
 		"$tmp/res.json" >"$tmp/x" && mv "$tmp/x" "$tmp/res.json"
 	[ -n "$base" ] || continue

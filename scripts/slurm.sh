@@ -115,6 +115,17 @@ sb=build/slicebench
 
 tsv=$("$sb" plan "$plan" --tsv ${dir:+--results "$dir"}) || exit 2
 IFS=$'\t' read -r _ name pdir ppart time_min max_par <<<"$(head -n 1 <<<"$tsv")"
+# The plan's vm_args, checked by vm.sh itself before anything runs: a
+# typo would otherwise fail every guest task, after its kernel build.
+vmargs=()
+while IFS=$'\t' read -r k v; do
+	if [ "$k" = vm ]; then vmargs+=("$v"); fi
+done <<<"$tsv"
+if [ "${#vmargs[@]}" -gt 0 ]; then
+	cfg0=$(awk -F'\t' '$1 == "job" { print $6; exit }' <<<"$tsv")
+	scripts/vm.sh --config "$cfg0" --out check.json "${vmargs[@]}" --check-options ||
+		die "$plan: vm_args: refused by scripts/vm.sh (above)"
+fi
 [ "$ppart" = - ] && ppart=""
 mkdir -p "$pdir/logs"
 dir=$(cd "$pdir" && pwd)

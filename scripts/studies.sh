@@ -44,24 +44,37 @@ Default DIR: results/reference.  Exit: 0 done, 1 a step failed, 2 usage.
 EOF
 }
 
+bad() { echo "studies.sh: $*" >&2; exit 2; }
+# need OPTION ARGS...: OPTION's value is there and not empty
+need() { if [ $# -lt 2 ] || [ -z "$2" ]; then bad "$1 needs a value"; fi; }
+only_where=""
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
-	--only) IFS=, read -r -a STUDIES <<<"${2:?--only needs names}"; shift 2 ;;
+	--out) need "$@"; OUT=$2; shift 2 ;;
+	--only) need "$@"; IFS=, read -r -a STUDIES <<<"$2,"; shift 2 ;;
 	--boots)
 		BOOTS=${2:-}
-		[[ $BOOTS =~ ^[1-9][0-9]?$ ]] || { echo "studies.sh: --boots: '$BOOTS' is not a count from 1 to 99" >&2; exit 2; }
+		[[ $BOOTS =~ ^[1-9][0-9]?$ ]] || bad "--boots: '$BOOTS' is not a count from 1 to 99"
 		shift 2 ;;
-	--vm-only) WHERE=(vm); shift ;;
-	--host-only) WHERE=(host); shift ;;
-	--reports-only) WHERE=(); shift ;;
+	--vm-only | --host-only | --reports-only)
+		[ -z "$only_where" ] || [ "$only_where" = "$1" ] || bad "$only_where and $1: give one of them"
+		only_where=$1
+		case "$1" in
+		--vm-only) WHERE=(vm) ;;
+		--host-only) WHERE=(host) ;;
+		*) WHERE=() ;;
+		esac
+		shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "studies.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
 for s in "${STUDIES[@]}"; do
-	[ -f "$REPO/configs/$s.json" ] || { echo "studies.sh: no configs/$s.json" >&2; exit 2; }
+	# a name, not a path: configs/plans/ci.json is a plan, not a study
+	[[ $s =~ ^[a-z0-9][a-z0-9-]*$ ]] || bad "--only: '$s' is not a study name (letters, digits, '-')"
+	[ -f "$REPO/configs/$s.json" ] || bad "no configs/$s.json"
 done
+if [ -e "$OUT" ] && [ ! -d "$OUT" ]; then bad "--out $OUT: exists and is not a directory"; fi
 make -C "$REPO" -s
 mkdir -p "$OUT"
 

@@ -32,6 +32,7 @@ HOST_RT=auto
 PIN_VCPUS=0
 APPEND=""
 TB_SIZE=""
+CHECK_ONLY=0
 
 usage() {
 	cat <<EOF
@@ -88,6 +89,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         guest code (meta.vm.tb_size_mib; kernel/README.md)
   --append ARGS         more guest kernel parameters (space separated, e.g.
                         "idle=poll"); the guest's meta.cmdline shows them
+  --check-options       check the options and exit (0, or 2 naming the bad
+                        one), building and booting nothing: scripts/slurm.sh
+                        checks a plan's vm_args so before submitting
   -h, --help            this text
 
 The guest's progress (each run's "[i/N] ... (ETA)" line, a failed run's
@@ -130,6 +134,7 @@ while [ $# -gt 0 ]; do
 	--pin-vcpus) PIN_VCPUS=1; shift ;;
 	--append) APPEND=${2:-}; shift 2 || usage_err "--append needs a value" ;;
 	--tb-size) TB_SIZE=${2:-}; shift 2 || usage_err "--tb-size needs a value" ;;
+	--check-options) CHECK_ONLY=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage_err "unknown option: $1" ;;
 	esac
@@ -139,11 +144,26 @@ done
 [ -n "$OUT" ] || usage_err "--out is required"
 [ -f "$CONFIG" ] || usage_err "no such config: $CONFIG"
 case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
-case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel must be auto, kvm or tcg" ;; esac
-case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt must be none, voluntary, full or lazy" ;; esac
-for n in "$SMP" "$MEM" "$TIMEOUT" "$WARMUP" ${SLICE_EXT:+"$SLICE_EXT"} ${TB_SIZE:+"$TB_SIZE"}; do
-	case "$n" in ''|*[!0-9]*) usage_err "not a number: '$n'" ;; esac
-done
+case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel: '$ACCEL' is not one of auto, kvm, tcg" ;; esac
+case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt: '$PREEMPT' is not one of none, voluntary, full, lazy" ;; esac
+# num OPTION VALUE MIN MAX: VALUE a decimal whole number in MIN..MAX, or
+# exit 2 naming both.  No leading zero: shell arithmetic (here and in the
+# guest's init) reads 08 as a bad octal number, after the boot; at most 9
+# digits: 20 would wrap around.
+num() {
+	[[ "$2" =~ ^(0|[1-9][0-9]{0,8})$ ]] ||
+		usage_err "$1: '$2' is not a whole number (decimal digits, no leading zero, at most 9)"
+	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then usage_err "$1: $2 is out of range $3..$4"; fi
+}
+# 255: QEMU's pc machine refuses more ("The max CPUs supported by machine
+# 'pc-i440fx-7.2' is 255"), but only once the kernel is built
+num --smp "$SMP" 1 255
+num --mem "$MEM" 1 999999999
+num --timeout "$TIMEOUT" 1 999999999
+num --warmup "$WARMUP" 0 999999999
+[ -z "$SLICE_EXT" ] || num --slice-ext-nsec "$SLICE_EXT" 5000 1000000
+# tb-size=0 is QEMU's default, which --tb-size unset already says
+[ -z "$TB_SIZE" ] || num --tb-size "$TB_SIZE" 1 999999999
 for kv in "${GUEST_ENV[@]}"; do
 	[[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[^[:space:]]*$ ]] || usage_err "--env needs NAME=VALUE (upper case, no spaces): '$kv'"
 done
@@ -151,12 +171,13 @@ for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *=*) ;; *) usage_err "--meta needs KEY=VALUE: '$kv'" ;; esac
 	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
 done
+[ "$VARIANT" = default ] || [ "$KERNEL" = patched ] ||
+	usage_err "--variant $VARIANT needs --kernel patched (the variants are builds of kernel/build.sh)"
+[ "$CHECK_ONLY" = 0 ] || exit 0
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
 [ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
 
 # ------------------------------------------------------------- kernel
-[ "$VARIANT" = default ] || [ "$KERNEL" = patched ] ||
-	usage_err "--variant $VARIANT needs --kernel patched (the variants are builds of kernel/build.sh)"
 case "$KERNEL" in
 patched)
 	# an unknown variant is build.sh's usage error (2), said there

@@ -151,3 +151,42 @@ want "validate refuses more grants than requests" -n "$(grep -F 'results[2].summ
 jq 'del(.results[0].repetitions[1].metric)' "$TMP/locks.json" >"$TMP/badm.json"
 "$SB" validate "$TMP/badm.json" 2>"$TMP/badm.err"
 want "validate refuses a repetition without its metric" -n "$(grep -F 'results[0].repetitions[1].metric: must be a number' "$TMP/badm.err")"
+
+# What a program leaves behind is killed with its run: a daemon it forked
+# (a new session too), the children of a shell the watchdog killed, and a
+# server's child that ignores SIGTERM.  Before, each was left running,
+# re-parented to init (PR_SET_PDEATHSIG reaches only the direct child).
+alive() { # alive PID: running, not a zombie
+	local st
+	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+P=$TMP/pids
+mkdir -p "$P"
+# shellcheck disable=SC2016 # $! and $$ belong to the programs' shells
+run left '{"defaults": {"repetitions": 1, "events": [], "threads": 1, "warmup_s": 0, "duration_s": 0.1, "metric": "ops: ([0-9]+)"},
+ "runs": [{"label": "daemon", "workload": "program",
+           "command": ["sh", "-c", "sleep 300 </dev/null >/dev/null 2>&1 & echo $! >'"$P"'/daemon; echo ops: 5"]},
+          {"label": "session", "workload": "program",
+           "command": ["sh", "-c", "setsid sh -c '\''sleep 300 & echo $! >'"$P"'/session'\'' </dev/null >/dev/null 2>&1; echo ops: 5"]},
+          {"label": "hang", "workload": "program", "timeout_s": 2,
+           "command": ["sh", "-c", "sleep 300 & echo $! >'"$P"'/hang; wait"]},
+          {"label": "term", "workload": "program",
+           "server": ["sh", "-c", "trap \"\" TERM; sleep 300 & echo $! >'"$P"'/term; wait"],
+           "command": ["echo", "ops: 5"]}]}'
+for c in daemon session hang term; do
+	pid=$(cat "$P/$c" 2>/dev/null)
+	if [ -z "$pid" ]; then
+		notok "program: $c: the program did not say its child's pid"
+	elif alive "$pid"; then
+		notok "program: $c: its child $pid outlived the run ($(q left ".results[] | select(.label == \"$c\") | .status + \": \" + (.reason // \"\")"))"
+		kill -KILL "$pid" 2>/dev/null
+	else
+		ok "program: $c: its child $pid is gone with the run"
+	fi
+done
+want "daemon, session, term: each run ok and its repetition counts 1 left behind ($(q left '[.results[] | .status, (.repetitions[0].left_behind // 0)] | join(" ")'))" \
+	"$(q left '[.results[0,1,3] | .status, (.repetitions[0].left_behind // 0)] | join(" ")')" = "ok 1 ok 1 ok 1"
+want "hang: failed by the watchdog, which says what it killed ($(q left '.results[2].reason'))" \
+	"$(q left '.results[2].reason')" = "watchdog: no result after 2 s (timeout_s), run killed; 2 processes it left behind killed" \
+	-a "$(q left '.results[2].left_behind')" = 2

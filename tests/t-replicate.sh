@@ -58,6 +58,40 @@ bad kind '.targets[2].kind = "rate"' 'targets[2].kind: "rate" is not ratio or va
 bad source '.targets[0].source = "nobody"' 'targets[0].source: "nobody" is not a key of sources'
 bad ratio '.targets[1].published.ratio = "17%"' 'targets[1].published.ratio: "17%" is not a positive number or null'
 bad empty '.targets = []' 'targets: must be a non-empty array'
+# Found trying the targets file as its author would: before, each of
+# these passed; an id with '/' stopped the script at a figure (exit 1),
+# one with a quote broke gnuplot, a repeated id drew over the other's
+# figure, a misspelt key was ignored.
+bad id-slash '.targets[0].id = "a/b"' 'targets[0].id: "a/b": only letters, digits'
+bad id-quote ".targets[0].id = \"it's\"" "targets[0].id: \"it's\": only letters, digits"
+bad id-twice '.targets[1].id = .targets[0].id' 'targets[1].id: "gleixner-pre-1" is already targets[0]'
+bad misspelt '.targets[0].publshed = .targets[0].published' 'targets[0].publshed: unknown key (known: arm, baseline,'
+bad threads '.targets[0].conditions.threads = "four"' 'targets[0].conditions.threads: "four" is not a number > 0 or null'
+bad tolerance '.load_tolerance_pct = -5' 'load_tolerance_pct: -5 is not a number >= 0'
+# Bad results and options: exit 2 naming them before anything is written
+# (before: a result that is not JSON, fails validate or is {} gave exit 0
+# and a report that said "not measured here"; --out naming a file ended in
+# mkdir's error, exit 1, after the work; a directory as --targets said
+# "configs: ").
+badrun() { # badrun NAME EXPECTED-MESSAGE RESULT-CONTENT [OPTION...]
+	mkdir -p "$TMP/r-$1"
+	[ -z "$3" ] || printf '%s' "$3" >"$TMP/r-$1/global-lock.json"
+	scripts/replicate.sh --results "$TMP/r-$1" "${@:4}" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF -- "$2" "$TMP/err" && [ ! -e "$TMP/r-$1/replicate" ] && [ ! -s "$TMP/out" ]; then
+		ok "replicate: $1 -> exit 2: $(head -n 1 "$TMP/err")"
+	else
+		notok "replicate: $1: rc $rc, $(head -n 1 "$TMP/err") (wanted: $2)"
+	fi
+}
+badrun not-json "$TMP/r-not-json/global-lock.json:1:1: '[' or '{' expected" 'x'
+badrun empty-object "$TMP/r-empty-object/global-lock.json: schema: missing" '{}'
+badrun string-ops "$TMP/r-string-ops/global-lock.json: results[0].repetitions[0].ops_per_sec: must be a number >= 0 (got \"x\")" \
+	"$(jq -c '.results[0].repetitions[0].ops_per_sec = "x"' "$TMP/res/global-lock.json")"
+: >"$TMP/a-file"
+badrun out-file "--out $TMP/a-file: exists and is not a directory" "" --out "$TMP/a-file"
+badrun targets-dir "replicate: configs: not a regular file" "" --targets configs
+badrun out-empty "replicate: --out: an empty value" "" --out ""
 printf '{"targets": [' >"$TMP/syntax.json"
 scripts/replicate.sh --targets "$TMP/syntax.json" --results "$TMP/res" --out "$TMP/bad-syntax" >/dev/null 2>"$TMP/err"
 rc=$?

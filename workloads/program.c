@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 
 #include "../harness/counters.h"
+#include "../harness/reap.h"
 #include "../harness/stats.h"
 #include "../harness/timing.h"
 #include "../harness/topo.h"
@@ -271,10 +272,16 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 		hogs_start(&h, ha, job.cpus, job.ncpus);
 		rseq_stats_read(&rs0);
 		int rc = ps_rep(&job, p.warmup_s, &r, err, sizeof(err));
+		/* a daemon the command forked, a child of a server it stopped:
+		 * gone before the next repetition, and counted */
+		int left = reap_orphans();
 
 		rseq_stats_read(&rs1);
 		hogs_stop(&h);
 		json_t *rj = json_pack("{s:f,s:i}", "wall_s", r.wall_s, "exit_status", r.exit_status);
+
+		if (left)
+			json_object_set_new(rj, "left_behind", json_integer(left));
 
 		/* the kernel's own counts over the repetition, every process's */
 		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));

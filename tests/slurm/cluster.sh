@@ -1,7 +1,9 @@
 # cluster.sh - a one-node Slurm (slurm-wlm 22.05 + munge) living in a temp
-# directory, for tests/t-slurm.sh: config, key, state, spool, logs, sockets
-# and pid files all under $CL_DIR, ports of its own, so it neither needs nor
-# touches a system Slurm.  cluster_stop ends exactly the daemons it started.
+# directory, for tests/t-slurm.sh: an exclusive partition (sbtest, the
+# default) and one shared four ways (sbshare).  Config, key, state, spool,
+# logs, sockets and pid files all under $CL_DIR, ports of its own, so it
+# neither needs nor touches a system Slurm.  cluster_stop ends exactly the
+# daemons it started.
 # shellcheck shell=bash
 
 CL_DIR="" CL_PIDS=()
@@ -87,6 +89,8 @@ MpiDefault=none
 ReturnToService=2
 $node State=UNKNOWN
 PartitionName=sbtest Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE
+# Shared four ways: the tasks of an array that must run at once.
+PartitionName=sbshare Nodes=$host Default=NO MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 EOF
 	: >"$s/plugstack.conf"
 	export SLURM_CONF=$s/slurm.conf

@@ -1,0 +1,23 @@
+/* reap.h - no process a run starts outlives the run: a program workload's
+ * command may leave a daemon it forked, the children of a shell the
+ * watchdog killed (PR_SET_PDEATHSIG reaches the direct child only), or a
+ * process that ignores SIGTERM. */
+#ifndef SB_REAP_H
+#define SB_REAP_H
+
+#include <sys/types.h>
+
+/* Makes this process a child subreaper (prctl(2) PR_SET_CHILD_SUBREAPER):
+ * an orphaned descendant is re-parented here instead of to init, so
+ * reap_orphans can find it.  0 or -errno. */
+int reap_become(void);
+/* A run process this process forked: reap_orphans leaves it alone until
+ * reap_untrack (after waitpid). */
+void reap_track(pid_t pid);
+void reap_untrack(pid_t pid);
+/* Kills (SIGKILL) and reaps every child of this process that is not
+ * tracked, then what each leaves: a killed child's own children are
+ * re-parented here and go in the next pass.  How many it killed. */
+int reap_orphans(void);
+
+#endif

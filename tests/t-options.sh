@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# t-options.sh - the drivers' options with bad values.
+# scripts/vm.sh: each is refused
+# with exit 2, the option and the value named, before any kernel is built
+# or fetched and before QEMU starts, and nothing is written.  Before, a
+# number's error did not say which option ("not a number: '-1'"), and
+# 08, 0 or an out-of-range value passed: the kernel was built, the guest
+# booted, and then QEMU refused (--smp 256), the guest was killed at once
+# (--timeout 0), or the shell stopped on "08: value too great for base".
+# --kernel names a missing file: a value wrongly let through ends there
+# (another message, so the case fails) instead of booting.
+# scripts/studies.sh: an option without its value ended in bash's own
+# "line 48: 2: --out needs a directory" with exit 1; --only "" ran no
+# study and --only plans/ci took a plan for one; --vm-only --host-only
+# kept the last; --out naming a file failed in mkdir after the build.
+# needs: none (nothing boots: every case ends while the options are read)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+set -u
+
+n=0
+bad() { # bad EXPECTED-FIRST-LINE OPTION...
+	local want=$1 rc=0 got
+	shift
+	n=$((n + 1))
+	timeout 60 scripts/vm.sh --config configs/ci.json --out "$TMP/out.json" \
+		--kernel "$TMP/no-such-bzImage" "$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "vm.sh: $want" ] && [ ! -e "$TMP/out.json" ] && [ ! -s "$TMP/o" ]; then
+		ok "options: vm.sh $* -> exit 2, \"$got\""
+	else
+		notok "options: vm.sh $*: exit $rc, \"$got\" (wanted exit 2, \"vm.sh: $want\")"
+	fi
+}
+digits='is not a whole number (decimal digits, no leading zero, at most 9)'
+bad "--preempt: 'bogus' is not one of none, voluntary, full, lazy" --preempt bogus
+bad "--preempt: 'FULL' is not one of none, voluntary, full, lazy" --preempt FULL
+bad "--accel: 'KVM' is not one of auto, kvm, tcg" --accel KVM
+bad "--warmup: '-1' $digits" --warmup -1
+bad "--warmup: '1.5' $digits" --warmup 1.5
+bad "--warmup: '08' $digits" --warmup 08
+bad "--warmup: '99999999999999999999' $digits" --warmup 99999999999999999999
+bad "--tb-size: 0 is out of range 1..999999999" --tb-size 0
+bad "--tb-size: 'abc' $digits" --tb-size abc
+bad "--tb-size: '08' $digits" --tb-size 08
+bad "--smp: 0 is out of range 1..255" --smp 0
+bad "--smp: 256 is out of range 1..255" --smp 256
+bad "--mem: '12abc' $digits" --mem 12abc
+bad "--mem: 0 is out of range 1..999999999" --mem 0
+bad "--timeout: 0 is out of range 1..999999999" --timeout 0
+bad "--timeout: '08' $digits" --timeout 08
+bad "--slice-ext-nsec: 4999 is out of range 5000..1000000" --slice-ext-nsec 4999
+bad "--slice-ext-nsec: 1000001 is out of range 5000..1000000" --slice-ext-nsec 1000001
+# the variants: named by build.sh (kernel patched) or refused with another kernel
+bad "--variant bogus needs --kernel patched (the variants are builds of kernel/build.sh)" --variant bogus
+# the edges pass the options and end at the missing kernel
+bad "--kernel: no such file: $TMP/no-such-bzImage" --smp 255 --timeout 1 --warmup 0 \
+	--slice-ext-nsec 5000 --tb-size 1 --mem 1 --preempt lazy --accel tcg
+
+studies() { # studies EXPECTED-FIRST-LINE OPTION...
+	local want=$1 rc=0 got
+	shift
+	n=$((n + 1))
+	timeout 60 scripts/studies.sh "$@" >"$TMP/o" 2>"$TMP/e" </dev/null || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "studies.sh: $want" ] && [ ! -s "$TMP/o" ] && [ ! -e "$TMP/st" ]; then
+		ok "options: studies.sh $* -> exit 2, \"$got\""
+	else
+		notok "options: studies.sh $*: exit $rc, \"$got\" (wanted exit 2, \"studies.sh: $want\")"
+	fi
+}
+studies "--out needs a value" --reports-only --out
+studies "--out needs a value" --reports-only --out ""
+studies "--only needs a value" --reports-only --out "$TMP/st" --only
+studies "--only needs a value" --reports-only --out "$TMP/st" --only ""
+studies "--only: '' is not a study name (letters, digits, '-')" --reports-only --out "$TMP/st" --only contention,,rostedt-2023
+studies "--only: 'plans/ci' is not a study name (letters, digits, '-')" --reports-only --out "$TMP/st" --only plans/ci
+studies "--vm-only and --host-only: give one of them" --vm-only --host-only --reports-only --only contention --out "$TMP/st"
+: >"$TMP/file"
+studies "--out $TMP/file: exists and is not a directory" --reports-only --only contention --out "$TMP/file"
+echo "# $n option cases"
