@@ -70,3 +70,10 @@ const char *fld_key(const char *name)
 
 	return dot ? dot + 1 : name;
 }
+
+const char *fld_rel(const char *name, const char *parent)
+{
+	size_t n = strlen(parent);
+
+	return !strncmp(name, parent, n) && name[n] == '.' ? name + n + 1 : name;
+}

@@ -154,6 +154,9 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  "where and how the suite ran (sysinfo.c)")                                           \
 	X(A, FS_DOC, config, "config", FT_OBJ | FT_OPEN | FT_NULL, "", FR_META, FN_OPT,        \
 	  "the suite config as given (README \"Config\")")                                     \
+	X(A, FS_DOC, config_name, "config.name", FT_STR, "", FR_META, FN_OPT, "the suite's name") \
+	X(A, FS_DOC, config_desc, "config.description", FT_STR, "", FR_META, FN_OPT,          \
+	  "what it asks, for the report's heading")                                            \
 	X(A, FS_DOC, results, "results", FT_LIST, "", FR_META, FN_WITH, "one entry per run")   \
 	X(A, FS_DOC, result, "results[]", FT_OBJ, "", FR_META, FN_WITH,                        \
 	  "one workload at one parameter point")                                               \
@@ -261,6 +264,19 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	X(A, FS_RESULT, r_cs_ns, "params.cs_ns", FT_NUM, "ns", FR_META, FN_OPT,                \
 	  "critical-section length")                                                           \
 	X(A, FS_RESULT, r_pin, "params.pin", FT_STR, "", FR_META, FN_OPT, "placement")         \
+	X(A, FS_RESULT, r_lock, "params.lock", FT_STR | FT_NULL, "", FR_META, FN_OPT,          \
+	  "the lock of a lock+policy workload (null: another kind)")                                                \
+	X(A, FS_RESULT, r_policy, "params.policy", FT_STR | FT_NULL, "", FR_META, FN_OPT,      \
+	  "its waiting policy (none: no request)")                                             \
+	X(A, FS_RESULT, r_dry, "params.dry", FT_BOOL | FT_NULL, "", FR_META, FN_OPT,           \
+	  "the request written where the kernel never reads it")                               \
+	X(A, FS_RESULT, r_noise, "params.noise", FT_NUM, "", FR_META, FN_OPT, "noise threads") \
+	X(A, FS_RESULT, r_victim, "params.victim", FT_OBJ | FT_OPEN | FT_NULL, "", FR_META,   \
+	  FN_OPT, "the victim probe's settings")                                               \
+	X(A, FS_RESULT, r_victim_threads, "params.victim.threads", FT_NUM, "", FR_META, FN_OPT, \
+	  "victim threads (0: none)")                                                          \
+	X(A, FS_RESULT, r_slice_ext_nsec, "params.slice_ext_nsec", FT_NUM, "ns", FR_META,     \
+	  FN_OPT, "the extension length asked for (0: the kernel's)")                          \
 	X(A, FS_RESULT, r_nreps, "params.repetitions", FT_NUM, "", FR_META, FN_OPT,            \
 	  "repetitions asked for")                                                             \
 	X(A, FS_RESULT, r_ci_target, "params.ci_target_pct", FT_NUM, "%", FR_META, FN_OPT,     \
@@ -570,6 +586,10 @@ const struct fld *fld_of(const char *name);
 /* A name's last key: "ops" for a thread's "threads[].ops", to read it
  * inside the object that holds it. */
 const char *fld_key(const char *name);
+/* name below parent: "tsc_cycles_per_op.mean" for a primitive's mean
+ * (fld_s_prim_tsc_mean) inside one primitive (fld_s_prim_one), to read it
+ * inside the object parent names; name itself when it is not below. */
+const char *fld_rel(const char *name, const char *parent);
 /* "a number or null": the types of a type mask, for messages and docs. */
 void fld_type_text(unsigned type, char *buf, size_t len);
 const char *fld_role_name(unsigned role);

@@ -27,6 +27,7 @@
 #include "cmppair.h"
 #include "cmppower.h"
 #include "resload.h"
+#include "../harness/fields.h"
 #include "../harness/stats.h"
 
 #include <gsl/gsl_cdf.h>
@@ -35,7 +36,7 @@
 static int same_point(const json_t *a, const json_t *b)
 {
 	json_t *x = json_deep_copy(a), *y = json_deep_copy(b);
-	static const char *const skip[] = { "workload", "dry" };
+	const char *const skip[] = { "workload", fld_key(fld_r_dry) };
 
 	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++) {
 		json_object_del(x, skip[i]);
@@ -51,23 +52,22 @@ static int same_point(const json_t *a, const json_t *b)
 /* One thread per PU, nothing else runnable of ours: no noise, no victim. */
 static int quiet_point(const json_t *r, double pus)
 {
-	const json_t *p = json_object_get(r, "params");
-	const json_t *v = json_object_get(p, "victim");
+	const json_t *v = res_get(r, fld_r_victim);
 
-	return res_num(r, "nthreads") == pus && res_num(p, "noise") == 0 &&
-	       (!v || json_is_null(v) || res_num(v, "threads") == 0);
+	return res_num(r, fld_r_nthreads) == pus && res_num(r, fld_r_noise) == 0 &&
+	       (!v || json_is_null(v) || res_num(r, fld_r_victim_threads) == 0);
 }
 
 static size_t ops_of(const json_t *r, double **out)
 {
-	const json_t *reps = json_object_get(r, "repetitions"), *x;
+	const json_t *reps = json_object_get(r, fld_r_reps), *x;
 	size_t n = json_array_size(reps), i, k = 0;
 	double *v = calloc(n ? n : 1, sizeof(*v));
 
 	if (!v)
 		abort();
 	json_array_foreach(reps, i, x) {
-		double o = res_num(x, "ops_per_sec");
+		double o = res_num(x, fld_ops_per_sec);
 
 		if (isfinite(o) && o > 0)
 			v[k++] = o;
@@ -95,8 +95,8 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 		 (w.ratio > 1 + band || w.ratio < 1 / (1 + band)))
 		verdict = "invalid";
 	json_t *j = json_pack("{s:s,s:s,s:O,s:f,s:I,s:I,s:s}", "control",
-			      res_str(dry, "workload", "?"), "real", res_str(real, "workload", "?"),
-			      "nthreads", json_object_get(real, "nthreads"), "band_pct", 100 * band, "n_real",
+			      res_str(dry, fld_r_workload, "?"), "real", res_str(real, fld_r_workload, "?"),
+			      "nthreads", json_object_get(real, fld_r_nthreads), "band_pct", 100 * band, "n_real",
 			      (json_int_t)nb, "n_dry", (json_int_t)na, "verdict", verdict);
 
 	/* The point's defining run keys (those not at their default), so a
@@ -118,7 +118,7 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 		if (isfinite(mde))
 			json_object_set_new(j, "mde", json_real(mde));
 	}
-	double g = res_num(real, "summary.slice.grants");
+	double g = res_num(real, fld_s_slice_grants);
 
 	if (isfinite(g))
 		json_object_set_new(j, "grants", json_real(g));
@@ -127,22 +127,22 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 
 json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 {
-	const json_t *res = json_object_get(doc, "results"), *d, *r;
+	const json_t *res = json_object_get(doc, fld_results), *d, *r;
 	json_t *out = json_array();
 	size_t i, k;
 
 	json_array_foreach(res, i, d) {
-		const json_t *pd = json_object_get(d, "params");
-		double pus = res_num(res_meta_of(doc, d), "topology.pus");
+		const json_t *pd = json_object_get(d, fld_r_params);
+		double pus = res_num(res_meta_of(doc, d), fld_m_pus);
 
-		if (!json_is_true(json_object_get(pd, "dry")) ||
-		    strcmp(res_str(d, "status", ""), "ok") || !quiet_point(d, pus))
+		if (!json_is_true(res_get(d, fld_r_dry)) ||
+		    strcmp(res_str(d, fld_r_status, ""), "ok") || !quiet_point(d, pus))
 			continue;
 		json_array_foreach(res, k, r) {
-			const json_t *pr = json_object_get(r, "params");
+			const json_t *pr = json_object_get(r, fld_r_params);
 
-			if (json_is_false(json_object_get(pr, "dry")) &&
-			    !strcmp(res_str(r, "status", ""), "ok") && same_point(pd, pr)) {
+			if (json_is_false(res_get(r, fld_r_dry)) &&
+			    !strcmp(res_str(r, fld_r_status, ""), "ok") && same_point(pd, pr)) {
 				json_array_append_new(out, check_pair(r, d, o));
 				break;
 			}
@@ -159,19 +159,19 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
  * assumptions hold, above it when drift or host load lands on one copy. */
 json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 {
-	const json_t *res = json_object_get(doc, "results"), *r;
+	const json_t *res = json_object_get(doc, fld_results), *r;
 	json_t *first = json_object(), *pairs = json_array();
 	size_t i, npos = 0;
 
 	json_array_foreach(res, i, r) {
-		if (strcmp(res_str(r, "status", ""), "ok") || !res_str(r, "label", NULL))
+		if (strcmp(res_str(r, fld_r_status, ""), "ok") || !res_str(r, fld_r_label, NULL))
 			continue;
 		char *k = cmp_point_key(r, 1, 0);
 		json_t *f = k ? json_object_get(first, k) : NULL;
 
 		if (k && !f)
 			json_object_set(first, k, (json_t *)r);
-		if (f && strcmp(res_str(f, "label", ""), res_str(r, "label", ""))) {
+		if (f && strcmp(res_str(f, fld_r_label, ""), res_str(r, fld_r_label, ""))) {
 			double *a, *b;
 			size_t na = ops_of(f, &a), nb = ops_of(r, &b);
 			struct st_welch w;
@@ -185,11 +185,11 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 				npos += pos;
 				json_array_append_new(
 					pairs, json_pack("{s:s,s:s,s:s,s:O,s:f,s:f,s:b}", "workload",
-							 res_str(r, "workload", "?"), "a_label",
-							 res_str(f, "label", "?"), "b_label",
-							 res_str(r, "label", "?"), "nthreads",
-							 json_object_get(r, "nthreads")
-								 ? json_object_get(r, "nthreads")
+							 res_str(r, fld_r_workload, "?"), "a_label",
+							 res_str(f, fld_r_label, "?"), "b_label",
+							 res_str(r, fld_r_label, "?"), "nthreads",
+							 json_object_get(r, fld_r_nthreads)
+								 ? json_object_get(r, fld_r_nthreads)
 								 : json_null(),
 							 "ratio", w.ratio, "p", w.p, "positive", pos));
 			}

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "../harness/fields.h"
 #include "../harness/keys.h"
 #include "resload.h"
 #include "textfmt.h"
@@ -32,7 +33,7 @@ static int ignored(const char *k)
  * share the key table, and the command is what the point is. */
 static int arm_key(const json_t *r, const char *k)
 {
-	const struct workload_ops *o = wl_find(res_str(r, "workload", ""));
+	const struct workload_ops *o = wl_find(res_str(r, fld_r_workload, ""));
 
 	return o && o->run && key_find(o->keys, k);
 }
@@ -67,7 +68,7 @@ static int at_default(const char *k, const json_t *v)
  * program arms' shared ones). */
 char *cmp_point_key(const json_t *r, int with_workload, int run_keys_only)
 {
-	json_t *p = json_object_get(r, "params"), *c = json_object(), *v;
+	json_t *p = json_object_get(r, fld_r_params), *c = json_object(), *v;
 	const char *k;
 
 	json_object_foreach(p, k, v) {
@@ -77,7 +78,7 @@ char *cmp_point_key(const json_t *r, int with_workload, int run_keys_only)
 		json_object_set(c, k, v);
 	}
 	if (with_workload)
-		json_object_set_new(c, " workload", json_string(res_str(r, "workload", "?")));
+		json_object_set_new(c, " workload", json_string(res_str(r, fld_r_workload, "?")));
 	char *s = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 
 	json_decref(c);
@@ -92,7 +93,7 @@ json_t *cmp_variation(json_t *const *all, size_t nall)
 	json_t *var = json_object();
 
 	for (size_t i = 0; i < nall; i++) {
-		const char *wl = res_str(all[i], "workload", "?"), *k;
+		const char *wl = res_str(all[i], fld_r_workload, "?"), *k;
 		json_t *w = json_object_get(var, wl), *v;
 
 		if (!w) {
@@ -102,7 +103,7 @@ json_t *cmp_variation(json_t *const *all, size_t nall)
 		json_object_set_new(w, "n", json_integer(json_integer_value(json_object_get(w, "n")) + 1));
 		json_t *keys = json_object_get(w, "keys");
 
-		json_object_foreach(json_object_get(all[i], "params"), k, v) {
+		json_object_foreach(json_object_get(all[i], fld_r_params), k, v) {
 			json_t *e = json_object_get(keys, k);
 
 			if (!e) {
@@ -122,20 +123,20 @@ json_t *cmp_variation(json_t *const *all, size_t nall)
  * some of them lack). */
 void cmp_point_desc(const json_t *r, const json_t *var, char *buf, size_t len)
 {
-	const json_t *p = json_object_get(r, "params");
-	const json_t *w = json_object_get(var, res_str(r, "workload", "?"));
+	const json_t *p = json_object_get(r, fld_r_params);
+	const json_t *w = json_object_get(var, res_str(r, fld_r_workload, "?"));
 	const json_t *keys = json_object_get(w, "keys");
 	json_int_t nw = json_integer_value(json_object_get(w, "n"));
 	const char *k;
 	json_t *v;
 	char s[96];
 
-	val_str(json_object_get(p, "threads"), s, sizeof(s));
+	val_str(res_get(r, fld_r_threads), s, sizeof(s));
 	snprintf(buf, len, "threads=%s", s);
 	json_object_foreach((json_t *)p, k, v) {
 		const json_t *e = json_object_get(keys, k);
 
-		if (!strcmp(k, "threads") || ignored(k))
+		if (!strcmp(k, fld_key(fld_r_threads)) || ignored(k))
 			continue;
 		if (json_integer_value(json_array_get(e, 1)) == nw &&
 		    !json_is_true(json_array_get(e, 2)))

@@ -9,23 +9,18 @@
 #include "plots.h"
 #include "resload.h"
 
-#define FOREACH_OK(c, d, i, r)                                                   \
-	for (size_t d = 0; d < (c)->ndocs; d++)                                    \
-		json_array_foreach(json_object_get((c)->docs[d], "results"), i, r) \
-			if (!strcmp(res_str(r, "status", ""), "ok"))
-
 /* The same workload at the same run parameters except slice_ext_nsec. */
 static int ext_sibling(const json_t *r, const json_t *q)
 {
-	const json_t *pa = json_object_get(r, "params"), *pb = json_object_get(q, "params");
+	const json_t *pa = json_object_get(r, fld_r_params), *pb = json_object_get(q, fld_r_params);
 	const char *k;
 	json_t *v;
 
-	if (strcmp(res_str(q, "workload", ""), res_str(r, "workload", "")) ||
-	    strcmp(res_str(q, "status", ""), "ok"))
+	if (strcmp(res_str(q, fld_r_workload, ""), res_str(r, fld_r_workload, "")) ||
+	    strcmp(res_str(q, fld_r_status, ""), "ok"))
 		return 0;
 	json_object_foreach((json_t *)pa, k, v)
-		if (strcmp(k, "slice_ext_nsec") && !json_equal(v, json_object_get(pb, k)))
+		if (strcmp(k, fld_key(fld_r_slice_ext_nsec)) && !json_equal(v, json_object_get(pb, k)))
 			return 0;
 	return 1;
 }
@@ -47,18 +42,18 @@ void plot_ext(struct plotctx *c)
 	size_t i, j;
 	json_t *r, *q;
 
-	facet_init(&fa, c, "slice_ext_nsec");
-	FOREACH_OK(c, d, i, r) {
-		double ext = res_num(r, "params.slice_ext_nsec");
-		double vp = res_num(r, "summary.victim.p99_99");
-		double y = res_num(r, "summary.ops_per_sec.mean");
+	facet_init(&fa, c, fld_key(fld_r_slice_ext_nsec));
+	PLOT_FOREACH_OK(c, d, i, r) {
+		double ext = res_num(r, fld_r_slice_ext_nsec);
+		double vp = res_num(r, fld_s_victim_p99_99);
+		double y = res_num(r, fld_s_ops_mean);
 		double base = NAN, base_ext = INFINITY;
 
 		if (!(ext > 0) || !isfinite(vp) || !(y > 0))
 			continue;
-		json_array_foreach(json_object_get(c->docs[d], "results"), j, q) {
-			double e = res_num(q, "params.slice_ext_nsec");
-			double by = res_num(q, "summary.ops_per_sec.mean");
+		json_array_foreach(json_object_get(c->docs[d], fld_results), j, q) {
+			double e = res_num(q, fld_r_slice_ext_nsec);
+			double by = res_num(q, fld_s_ops_mean);
 
 			if (ext_sibling(r, q) && by > 0 && isfinite(e) && e < base_ext) {
 				base_ext = e;
@@ -87,13 +82,13 @@ void plot_ext(struct plotctx *c)
 static const struct {
 	const char *path, *name;
 } cols[] = {
-	{ "summary.counters.tsc_cycles_per_op", "tsc_cycles/op" },
-	{ "summary.counters.cycles_per_op", "cycles/op" },
-	{ "summary.counters.instructions_per_op", "instructions/op" },
-	{ "summary.counters.context_switches_per_op", "context_switches/op" },
-	{ "summary.counters.preemptions_per_1000_ops", "preemptions/1000ops" },
-	{ "summary.slice.grants_per_1000_ops", "slice_grants/1000ops" },
-	{ "summary.slice.yields_per_1000_ops", "slice_yields/1000ops" },
+	{ fld_s_tsc_op, "tsc_cycles/op" },
+	{ fld_s_cycles_op, "cycles/op" },
+	{ fld_s_instr_op, "instructions/op" },
+	{ fld_s_ctxsw_op, "context_switches/op" },
+	{ fld_s_preempt_k, "preemptions/1000ops" },
+	{ fld_s_grants_k, "slice_grants/1000ops" },
+	{ fld_s_yields_k, "slice_yields/1000ops" },
 };
 enum { NC = sizeof(cols) / sizeof(cols[0]) };
 
@@ -113,7 +108,7 @@ static void write_counters(struct plotctx *c, struct plot *p, const double *hi,
 	FILE *f;
 
 	facet_init(&fa, c, "");
-	FOREACH_OK(c, d, i, r) {
+	PLOT_FOREACH_OK(c, d, i, r) {
 		struct ppt pt = { .order = (double)d * 1e6 + (double)i, .ordered = 1,
 				  .src = r };
 
@@ -192,7 +187,7 @@ void plot_counters(struct plotctx *c)
 		lo[k] = INFINITY;
 		hi[k] = -INFINITY;
 	}
-	FOREACH_OK(c, d, i, r)
+	PLOT_FOREACH_OK(c, d, i, r)
 		for (size_t k = 0; k < NC; k++) {
 			double x = res_num(r, cols[k].path);
 
@@ -237,11 +232,15 @@ void plot_primitives(struct plotctx *c)
 	struct gpvars v = { 0 };
 	json_t *order = json_array(), *r;
 	size_t i;
+	/* inside one primitive: "tsc_cycles_per_op.mean" */
+	const char *tsc_mean = fld_rel(fld_s_prim_tsc_mean, fld_s_prim_one);
+	const char *tsc_lo = fld_rel(fld_s_prim_tsc_ci95_lo, fld_s_prim_one);
+	const char *tsc_hi = fld_rel(fld_s_prim_tsc_ci95_hi, fld_s_prim_one);
 
-	FOREACH_OK(c, d, i, r) {
-		const json_t *prims = res_get(r, "summary.primitives");
-		double gettid = res_num(prims, "gettid.tsc_cycles_per_op.mean");
-		double xadd = res_num(prims, "xadd.tsc_cycles_per_op.mean");
+	PLOT_FOREACH_OK(c, d, i, r) {
+		const json_t *prims = res_get(r, fld_s_prim);
+		double gettid = res_num(json_object_get(prims, "gettid"), tsc_mean);
+		double xadd = res_num(json_object_get(prims, "xadd"), tsc_mean);
 		const char *k;
 		json_t *m;
 		char tag[128] = "";
@@ -251,9 +250,8 @@ void plot_primitives(struct plotctx *c)
 		if (c->ndocs > 1)
 			doc_tag(c, d, tag, sizeof(tag));
 		json_object_foreach((json_t *)prims, k, m) {
-			const json_t *o = json_object_get(m, "tsc_cycles_per_op");
-			struct ppt pt = { .y = res_num(o, "mean"), .lo = res_num(o, "ci95_lo"),
-					  .hi = res_num(o, "ci95_hi") };
+			struct ppt pt = { .y = res_num(m, tsc_mean), .lo = res_num(m, tsc_lo),
+					  .hi = res_num(m, tsc_hi) };
 			size_t x, n = json_array_size(order);
 
 			if (!(pt.y > 0))

@@ -24,7 +24,7 @@
 
 static int is_ok(const json_t *r)
 {
-	return !strcmp(res_str(r, "status", ""), "ok");
+	return !strcmp(res_str(r, fld_r_status, ""), "ok");
 }
 
 /* The point a result shares with its baseline: its params without the
@@ -32,13 +32,13 @@ static int is_ok(const json_t *r)
  * index.  NULL when the result has no params. */
 static char *base_key(size_t d, const json_t *r)
 {
-	json_t *p = json_deep_copy(json_object_get(r, "params"));
+	json_t *p = json_deep_copy(json_object_get(r, fld_r_params));
 	char *s, *k = NULL;
 
 	if (!p)
 		return NULL;
-	json_object_del(p, "policy");
-	json_object_del(p, "dry");
+	json_object_del(p, fld_key(fld_r_policy));
+	json_object_del(p, fld_key(fld_r_dry));
 	s = json_dumps(p, JSON_SORT_KEYS | JSON_COMPACT);
 	json_decref(p);
 	if (s && asprintf(&k, "%zu:%s", d, s) < 0)
@@ -49,8 +49,8 @@ static char *base_key(size_t d, const json_t *r)
 
 static int is_baseline(const json_t *r)
 {
-	return !strcmp(res_str(r, "params.policy", ""), "none") &&
-	       !json_is_true(res_get(r, "params.dry"));
+	return !strcmp(res_str(r, fld_r_policy, ""), "none") &&
+	       !json_is_true(res_get(r, fld_r_dry));
 }
 
 /* Panel: the input (when several), the lock, then what else varies. */
@@ -69,9 +69,9 @@ static void lock_point(const struct facet *f, const struct plotctx *c, size_t d,
 		doc_tag(c, d, tag, sizeof(tag));
 		n = strlen(tag);
 		snprintf(pt->panel, sizeof(pt->panel), "%.60s, lock=%.40s%.80s", tag,
-			 res_str(r, "params.lock", "?"), rest + n);
+			 res_str(r, fld_r_lock, "?"), rest + n);
 	} else {
-		snprintf(pt->panel, sizeof(pt->panel), "lock=%.40s%s%.140s", res_str(r, "params.lock", "?"),
+		snprintf(pt->panel, sizeof(pt->panel), "lock=%.40s%s%.140s", res_str(r, fld_r_lock, "?"),
 			 *rest ? ", " : "", rest);
 	}
 }
@@ -83,7 +83,7 @@ static json_t *baselines(const struct plotctx *c)
 	size_t i;
 
 	for (size_t d = 0; d < c->ndocs; d++)
-		json_array_foreach(json_object_get(c->docs[d], "results"), i, r) {
+		json_array_foreach(json_object_get(c->docs[d], fld_results), i, r) {
 			char *k;
 
 			if (!is_ok(r) || !is_baseline(r) || !(k = base_key(d, r)))
@@ -107,12 +107,10 @@ static const json_t *baseline_of(const json_t *by, size_t d, const json_t *r)
 /* A result's own ops/s with its CI, the baselines among them. */
 static int ops_point(const json_t *base, const json_t *r, struct ppt *pt)
 {
-	const json_t *o = res_get(r, "summary.ops_per_sec");
-
 	(void)base;
-	pt->y = res_num(o, "mean");
-	pt->lo = fmax(res_num(o, "ci95_lo"), 0);
-	pt->hi = res_num(o, "ci95_hi");
+	pt->y = res_num(r, fld_s_ops_mean);
+	pt->lo = fmax(res_num(r, fld_s_ops_ci95_lo), 0);
+	pt->hi = res_num(r, fld_s_ops_ci95_hi);
 	if (!(pt->y > 0))
 		return 0;
 	if (!isfinite(pt->lo) || !isfinite(pt->hi))
@@ -128,8 +126,8 @@ static int ratio_point(const json_t *base, const json_t *r, struct ppt *pt)
 
 	if (is_baseline(r))
 		return 0;
-	size_t na = res_rep_values(base, "ops_per_sec", NULL, &a);
-	size_t nb = res_rep_values(r, "ops_per_sec", NULL, &b);
+	size_t na = res_rep_values(base, fld_ops_per_sec, NULL, &a);
+	size_t nb = res_rep_values(r, fld_ops_per_sec, NULL, &b);
 
 	w.ok = 0;
 	if (a && b)
@@ -267,11 +265,11 @@ static void collect(const struct plotctx *c, const struct facet *fa, const json_
 	json_t *r;
 
 	for (size_t d = 0; d < c->ndocs; d++) {
-		const json_t *res = json_object_get(c->docs[d], "results");
+		const json_t *res = json_object_get(c->docs[d], fld_results);
 
 		json_array_foreach(res, i, r) {
 			const json_t *bi = baseline_of(by, d, r);
-			struct ppt pt = { .x = res_num(r, "nthreads") };
+			struct ppt pt = { .x = res_num(r, fld_r_nthreads) };
 
 			if (!bi || !(pt.x > 0) ||
 			    !f->point(json_array_get(res, (size_t)json_integer_value(bi)), r, &pt))

@@ -14,6 +14,7 @@
 #include "outfile.h"
 #include "question.h"
 #include "resload.h"
+#include "../harness/fields.h"
 #include "textfmt.h"
 
 static const char style[] =
@@ -36,8 +37,8 @@ static void heading(FILE *f, const struct plotctx *c)
 	const char *name = NULL, *desc = NULL;
 
 	for (size_t d = 0; d < c->ndocs && !name; d++) {
-		name = res_str(c->docs[d], "config.name", NULL);
-		desc = res_str(c->docs[d], "config.description", NULL);
+		name = res_str(c->docs[d], fld_config_name, NULL);
+		desc = res_str(c->docs[d], fld_config_desc, NULL);
 	}
 	fputs("<title>slicebench: ", f);
 	html_esc(f, name ? name : "report");
@@ -257,7 +258,7 @@ static void meta_rows(FILE *f, const struct plotctx *c)
 		json_t *r;
 
 		/* A directory may hold several machines: one row per group. */
-		json_array_foreach(json_object_get(c->docs[d], "results"), i, r) {
+		json_array_foreach(json_object_get(c->docs[d], fld_results), i, r) {
 			const json_t *m = res_meta_of(c->docs[d], r);
 			char g[512], line[1024], key[1200];
 			size_t n = 0, j;
@@ -271,7 +272,7 @@ static void meta_rows(FILE *f, const struct plotctx *c)
 			if (dup)
 				continue;
 			json_array_append_new(seen, json_string(key));
-			json_array_foreach(json_object_get(c->docs[d], "results"), j, x) {
+			json_array_foreach(json_object_get(c->docs[d], fld_results), j, x) {
 				char g2[512];
 
 				res_group(res_meta_of(c->docs[d], x), g2, sizeof(g2));

@@ -15,13 +15,9 @@
 static const char *const axes[] = { "threads", "cs_ns",	 "think_ns", "noise", "cachelines",
 				    "slice_ext_nsec", "victim", "loop", "pin", NULL };
 
-#define FOREACH_RES(c, d, i, r) \
-	for (size_t d = 0; d < (c)->ndocs; d++) \
-		json_array_foreach(json_object_get((c)->docs[d], "results"), i, r)
-
 static const json_t *param(const json_t *r, const char *key)
 {
-	return json_object_get(json_object_get(r, "params"), key);
+	return json_object_get(json_object_get(r, fld_r_params), key);
 }
 
 static int same(const json_t *a, const json_t *b)
@@ -36,7 +32,7 @@ static int varies(const struct plotctx *c, const char *key)
 	size_t i;
 	json_t *r;
 
-	FOREACH_RES(c, d, i, r) {
+	PLOT_FOREACH(c, d, i, r) {
 		if (!seen++)
 			first = param(r, key);
 		else if (!same(first, param(r, key)))
@@ -49,7 +45,7 @@ static int varies(const struct plotctx *c, const char *key)
 static int follows(const struct plotctx *c, const char *key, const char *by)
 {
 	for (size_t d = 0; d < c->ndocs; d++) {
-		const json_t *res = json_object_get(c->docs[d], "results");
+		const json_t *res = json_object_get(c->docs[d], fld_results);
 		size_t n = json_array_size(res);
 
 		for (size_t i = 0; i < n; i++)
@@ -141,11 +137,11 @@ void facet_panel(const struct facet *f, const struct plotctx *c, size_t d, const
 void facet_point(const struct facet *f, const struct plotctx *c, size_t d, const json_t *r,
 		 struct ppt *pt)
 {
-	const char *w = res_str(r, "workload", "?");
+	const char *w = res_str(r, fld_r_workload, "?");
 
 	facet_panel(f, c, d, r, pt->panel, sizeof(pt->panel));
 	snprintf(pt->series, sizeof(pt->series), "%s", w);
-	pstyle_of(w, json_object_get(r, "params"), &pt->st);
+	pstyle_of(w, json_object_get(r, fld_r_params), &pt->st);
 }
 
 void ppts_add(struct ppts *s, const struct ppt *p)

@@ -12,19 +12,12 @@
 #include "plotpanel.h"
 #include "resload.h"
 
-#define FOREACH_OK(c, d, i, r)                                                   \
-	for (size_t d = 0; d < (c)->ndocs; d++)                                    \
-		json_array_foreach(json_object_get((c)->docs[d], "results"), i, r) \
-			if (!strcmp(res_str(r, "status", ""), "ok"))
-
 /* The mean of summary.ops_per_sec with its CI; 0 when the result has none. */
 static int ops_point(const json_t *r, struct ppt *pt)
 {
-	const json_t *o = res_get(r, "summary.ops_per_sec");
-
-	pt->y = res_num(o, "mean");
-	pt->lo = res_num(o, "ci95_lo");
-	pt->hi = res_num(o, "ci95_hi");
+	pt->y = res_num(r, fld_s_ops_mean);
+	pt->lo = res_num(r, fld_s_ops_ci95_lo);
+	pt->hi = res_num(r, fld_s_ops_ci95_hi);
 	if (!isfinite(pt->x) || !isfinite(pt->y))
 		return 0;
 	if (!isfinite(pt->lo) || !isfinite(pt->hi))
@@ -44,11 +37,11 @@ static const struct ops_fig {
 	  "Critical sections per second against the number of lock threads, one panel "
 	  "per setting the runs hold fixed; higher is better, whiskers are 95% "
 	  "intervals of the mean over repetitions.",
-	  "threads", "nthreads", 1 },
+	  "threads", fld_r_nthreads, 1 },
 	{ "throughput_cs", "Throughput vs critical-section length (95% CI)", "throughput_cs.gp",
 	  "Critical sections per second against the critical-section length cs_ns, "
 	  "one panel per setting the runs hold fixed; higher is better.",
-	  "cs_ns", "params.cs_ns", 2 },
+	  "cs_ns", fld_r_cs_ns, 2 },
 };
 
 /* logx=1 when every x is positive, so the axis can be logarithmic. */
@@ -70,7 +63,7 @@ void plot_throughput(struct plotctx *c, const char *xkey)
 	struct plot *p = plot_new(c, f->name, f->title, f->tmpl, f->caption);
 
 	facet_init(&fa, c, xkey);
-	FOREACH_OK(c, d, i, r) {
+	PLOT_FOREACH_OK(c, d, i, r) {
 		struct ppt pt = { .x = res_num(r, f->xpath) };
 
 		if (!ops_point(r, &pt) || !(pt.y > 0))
@@ -182,9 +175,9 @@ static void plot_ccdf(struct plotctx *c, const struct ccdf_fig *f)
 	json_t *r;
 	char key[64], empty[160];
 
-	snprintf(key, sizeof(key), "histograms.%s", f->hist);
+	snprintf(key, sizeof(key), "%s.%s", fld_r_histograms, f->hist);
 	facet_init(&fa, c, "");
-	FOREACH_OK(c, d, i, r) {
+	PLOT_FOREACH_OK(c, d, i, r) {
 		const json_t *h = res_get(r, key);
 		struct ppt pt = { 0 };
 
