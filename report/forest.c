@@ -17,6 +17,7 @@
 #include "plotpanel.h"
 #include "plotstyle.h"
 #include "resload.h"
+#include "textfmt.h"
 
 #define MAXKEYS 16
 
@@ -162,10 +163,8 @@ static void answer_cols(FILE *f, const json_t *row, double x, const struct fview
 
 	if (!(mde >= 1))
 		mde = 1;
-	if (where && x > 0)
-		snprintf(ann, sizeof(ann), x >= 100 ? "x%.0f" : x < 0.01 ? "x%.0e" : "x%.3g", x);
-	else if (where)
-		snprintf(ann, sizeof(ann), "0");
+	if (where)
+		ratio_str(x, ann, sizeof(ann));
 	fprintf(f, " %.6g %.6g %d %s", fmax(1 / mde, o->lo), fmin(mde, o->hi), where, ann);
 }
 

@@ -38,3 +38,11 @@ void val_str(const json_t *v, char *buf, size_t len)
 		free(s);
 	}
 }
+
+void ratio_str(double x, char *buf, size_t len)
+{
+	if (!(x > 0))
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, x >= 100 ? "x%.0f" : x < 0.01 ? "x%.0e" : "x%.3g", x);
+}

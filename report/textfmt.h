@@ -14,5 +14,8 @@ void html_esc(FILE *f, const char *s);
  * it must not share a panel) or else "on", "off" for null or missing;
  * anything else as compact JSON. */
 void val_str(const json_t *v, char *buf, size_t len);
+/* A ratio beyond a figure's axis, for its label at the edge: "x16.7",
+ * "x250", "x1e-06"; "0" for zero. */
+void ratio_str(double x, char *buf, size_t len);
 
 #endif

@@ -3,7 +3,8 @@
 # and expands to exactly the points the study needs; the crossover figure
 # marks where a constructed ratio crosses 1 significantly (up), lists a
 # crossing within noise (down) in its .dat only, and none where a line
-# stays on one side; and
+# stays on one side; its axis is chosen for the ratios that matter and a
+# 1e-6 ratio is drawn at the edge with its value; and
 # `scripts/studies.sh --only contention` selects the study, runs the
 # reports of one result per preemption model, and pairs the models.
 # shellcheck source=tests/lib.sh
@@ -98,6 +99,30 @@ cr=$(jq -r '.rows[] | select(.b.workload == "slice-dry" and .b.nthreads == 4) | 
 dr=$(awk '/^# lock=tas \| slice-dry$/ {on = 1; next} /^#/ {on = 0} on && $1 == 4 {print $2}' "$TMP/plot/contention_ratio.dat")
 check "contention: the plotted ratio at 4 threads ($dr) is compare's ($cr)" \
 	awk -v a="$dr" -v b="$cr" 'BEGIN { exit !(a != "" && b != "" && (a - b < 1e-6 && b - a < 1e-6)) }'
+# The ratio axis holds what matters: these ratios (0.5x-2x, one interval
+# near 3x) on a range of at most 4x either way; one collapse to 1e-6 of
+# the baseline (mcs+cs+dry at 8 threads) does not stretch it past 16x to
+# six decades, but is drawn at the edge with its value, and the caption
+# says so.
+rng=$(grep '^# y range' "$TMP/plot/contention_ratio.dat")
+check "contention: the ratio axis of 0.5x-2x ratios is at most 4x either way ($rng)" \
+	awk -v l="$rng" 'BEGIN {split(l, f, " [|] "); exit !(f[3] <= 4 && f[3] >= 2 && f[2] * f[3] == 1 && f[4] ~ /^0 beyond/)}'
+jq '.results |= map(if .params.lock == "mcs" and .params.policy == "cs" and .nthreads == 8
+	then .repetitions |= map(.ops_per_sec *= 2e-6) else . end)' "$TMP/k.json" >"$TMP/tiny.json"
+"$SB" plot "$TMP/tiny.json" --out "$TMP/plot3" 2>"$TMP/plot3.err"
+rc=$?
+check "contention: plot with a 1e-6 ratio exits 0 (rc=$rc)" test "$rc" -eq 0
+rng=$(grep '^# y range' "$TMP/plot3/contention_ratio.dat")
+check "contention: ... the axis stops at 1/16x..16x, one point beyond ($rng)" \
+	test "$rng" = '# y range | 0.0625 | 16 | 1 beyond it, drawn at its edge'
+pt=$(awk '/^# lock=mcs \| mcs\+cs\+dry$/ {on = 1; next} /^#/ {on = 0} on && $1 == 8' "$TMP/plot3/contention_ratio.dat")
+check "contention: ... the .dat keeps its value and labels it x1e-06 ($pt)" \
+	awk -v l="$pt" 'BEGIN {split(l, f, " "); exit !(f[2] > 0.9e-6 && f[2] < 1.1e-6 && f[5] == "x1e-06")}'
+check "contention: ... the figure prints the value at the edge" grep -q '>x1e-06<' "$TMP/plot3/contention_ratio.svg"
+check "contention: ... no other point is labelled" \
+	test "$(awk '!/^#/ && NF == 5 && $5 != "-"' "$TMP/plot3/contention_ratio.dat" | wc -l)" -eq 1
+check "contention: ... and the caption says how a point beyond the axis is drawn" \
+	grep -q 'a ratio beyond it is a triangle at the edge labelled with its value' "$TMP/plot3/index.html"
 # Without a baseline at the point there is nothing to divide by.
 jq '.results |= map(select(.params.policy != "none"))' "$TMP/k.json" >"$TMP/nobase.json"
 "$SB" plot "$TMP/nobase.json" --out "$TMP/plot2" 2>"$TMP/plot2.err"
