@@ -27,8 +27,14 @@ struct frow {
 	char vals[MAXKEYS][48]; /* the point's value per key, "" if absent */
 	char panel[160], group[160], series[96];
 	struct pstyle st;
-	size_t seq; /* the row's place in the reports, which keep run order */
+	size_t seq;  /* the row's place in the reports, which keep run order */
+	size_t tagi; /* the report it is from */
 };
+
+/* An answer panel with more rows than this is split by lock: a column of
+ * 72 rows (9 placements x 8 thread counts, the contention study) made a
+ * figure 1,470 pixels tall, past what a reader takes in at once. */
+#define ANSWER_PANEL_ROWS 24
 
 /* How an answer figure differs from a plain forest (forest.h). */
 struct fview {
@@ -85,7 +91,10 @@ static int key_follows(const struct frow *r, size_t n, size_t k, size_t by)
 static int frow_cmp(const void *a, const void *b)
 {
 	const struct frow *x = a, *y = b;
-	int c = x->st.order - y->st.order;
+	int c = (x->tagi > y->tagi) - (x->tagi < y->tagi);
+
+	if (!c)
+		c = x->st.order - y->st.order;
 
 	if (!c)
 		c = strcmp(x->series, y->series);
@@ -122,6 +131,31 @@ static void label_rows(struct frow *r, size_t n, const struct fkeys *ks, int by_
 						       r[i].vals[vk[j]]);
 		if (!r[i].group[0])
 			snprintf(r[i].group, sizeof(r[i].group), "all");
+	}
+}
+
+/* Splits every panel by lock when one holds more than ANSWER_PANEL_ROWS
+ * rows of several locks; the rows are in report, then lock order, so the
+ * panels run lock by lock along a report's row of the layout. */
+static void split_by_lock(struct frow *r, size_t n)
+{
+	int split = 0;
+
+	for (size_t i = 0; i < n && !split; i++) {
+		size_t rows = 0, other = 0;
+
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(r[j].panel, r[i].panel)) {
+				rows++;
+				other |= strcmp(r[j].st.lock, r[i].st.lock) != 0;
+			}
+		split = rows > ANSWER_PANEL_ROWS && other;
+	}
+	for (size_t i = 0; split && i < n; i++) {
+		size_t l = strlen(r[i].panel);
+
+		snprintf(r[i].panel + l, sizeof(r[i].panel) - l, "%slock=%s", l ? ", " : "",
+			 r[i].st.lock);
 	}
 }
 
@@ -405,6 +439,7 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 
 			memset(fr, 0, sizeof(*fr));
 			fr->seq = nr;
+			fr->tagi = k;
 			fr->row = row;
 			fr->tag = tags ? tags[k] : NULL;
 			parse_point(res_str(row, "point", ""), &ks, fr);
@@ -421,8 +456,10 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 	}
 	qsort(r, nr, sizeof(*r), frow_cmp);
 	label_rows(r, nr, &ks, ntags > 1);
-	if (o)
+	if (o) {
+		split_by_lock(r, nr);
 		answer_axis(r, nr, o);
+	}
 	FILE *f = plot_dat(c, p);
 
 	if (f) {
@@ -442,8 +479,9 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 			plot_dat_remove(c, p);
 		} else {
 			size_t rows = (np + 2) / 3;
-
-			int h = 140 + (int)rows * (110 + 17 * (int)most);
+			/* a long answer panel gets tighter rows */
+			int px = o && most > ANSWER_PANEL_ROWS / 2 ? 13 : 17;
+			int h = 140 + (int)rows * (110 + px * (int)most);
 
 			/* an answer's key lists every series below short panels */
 			plot_render(c, p, &v, 1000, o && h < 420 ? 420 : h);
