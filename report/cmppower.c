@@ -46,7 +46,7 @@ void power_collapse(json_t *row, const struct cmp_metric *m, const double *a, si
 {
 	size_t za = 0, zb = 0;
 
-	if (strcmp(m->rep_path, fld_ops_per_sec) || m->div_path)
+	if (!m->rep_path || strcmp(m->rep_path, fld_ops_per_sec) || m->div_path)
 		return;
 	for (size_t i = 0; i < na; i++)
 		za += a[i] == 0;

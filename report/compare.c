@@ -53,6 +53,12 @@ const struct cmp_metric cmp_metrics[] = {
 	  "context switches per operation" },
 	{ "tsc_cycles_per_op", fld_tsc_cycles, fld_ops, fld_s_tsc_op, "cycles", 1, 0,
 	  "TSC cycles per operation (wall time x PUs)" },
+	{ "gettid_per_xadd", fld_prim_ratio, NULL, fld_s_prim_ratio, "", 0, 0,
+	  "a system call's cost in atomic adds (the primitives workload)" },
+	/* over every grant of every repetition: one value per result */
+	{ "grant_hmean", NULL, NULL, fld_s_ext_hmean, "ns", 0, 0,
+	  "harmonic mean of grant durations, expired grants left out (the kernel's)" },
+	{ "grant_p50", NULL, NULL, fld_s_ext_p50, "ns", 0, 0, "median grant duration" },
 	{ NULL },
 };
 
@@ -67,10 +73,13 @@ const struct cmp_metric *cmp_metric_find(const char *name)
 
 /* Per-repetition values of a metric (all of them, res_rep_values), or the
  * summary's single value, in a new array *out. */
-static size_t metric_values(const json_t *r, const struct cmp_metric *m, double **out,
-			    int *from_summary)
+size_t cmp_metric_values(const json_t *r, const struct cmp_metric *m, double **out,
+			 int *from_summary)
 {
-	size_t n = res_rep_values(r, m->rep_path, m->div_path, out);
+	size_t n = m->rep_path ? res_rep_values(r, m->rep_path, m->div_path, out) : 0;
+
+	if (!m->rep_path && !(*out = malloc(sizeof(**out))))
+		abort();
 
 	*from_summary = 0;
 	if (n || !*out)
@@ -118,7 +127,7 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 {
 	double *a, *b;
 	int sa, sb;
-	size_t na = metric_values(ra, m, &a, &sa), nb = metric_values(rb, m, &b, &sb);
+	size_t na = cmp_metric_values(ra, m, &a, &sa), nb = cmp_metric_values(rb, m, &b, &sb);
 
 	if (!na || !nb) {
 		free(a);

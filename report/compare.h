@@ -22,6 +22,11 @@ struct cmp_metric {
 
 extern const struct cmp_metric cmp_metrics[];
 const struct cmp_metric *cmp_metric_find(const char *name);
+/* A result's values of metric m: every repetition's (m->rep_path), else
+ * the summary's single value (*from_summary set), in a new array *out
+ * (free it); the count. */
+size_t cmp_metric_values(const json_t *r, const struct cmp_metric *m, double **out,
+			 int *from_summary);
 
 struct cmp_opts {
 	const struct cmp_metric *metrics[32];

@@ -39,6 +39,7 @@ struct frow {
 /* How an answer figure differs from a plain forest (forest.h). */
 struct fview {
 	double lo, hi;	 /* the axis; a point beyond is drawn at its edge */
+	double max;	 /* the widest it may be: 4, 128 with a reference contrast */
 	double published; /* a line at the published effect, 0 for none */
 };
 
@@ -207,7 +208,8 @@ static const char *answer_word(const json_t *row)
 {
 	const char *v = res_str(row, "verdict", "");
 
-	if (!strcmp(v, "improved") || !strcmp(v, "regressed") || !strcmp(v, "collapsed"))
+	if (!strcmp(v, "improved") || !strcmp(v, "regressed") || !strcmp(v, "collapsed") ||
+	    !strcmp(v, "above") || !strcmp(v, "below"))
 		return v;
 	return json_is_true(res_get(row, "tost.equivalent")) ? "equivalent" : NULL;
 }
@@ -366,7 +368,7 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 	}
 	gpv_add(v, "npan=%zu; nb=%zu; cols=%zu; array PT[%zu]=[%s]; array PB0[%zu]=[%s]; "
 		   "array PB1[%zu]=[%s]; array YT[%zu]=[%s]; array YMIN[%zu]=[%s]; ",
-		np, nb, np < 3 ? np : 3, np, pt.s, np, pb0.s, np, pb1.s, np, yt.s, np, ymin.s);
+		np, nb, np < 3 ? np : np == 4 ? 2 : 3, np, pt.s, np, pb0.s, np, pb1.s, np, yt.s, np, ymin.s);
 	gpv_add(v, "array BT[%zu]=[%s]; array BC[%zu]=[%s]; array BPT[%zu]=[%s]; "
 		   "array BK[%zu]=[%s]; array Y2T[%zu]=[%s]; ",
 		nb, bt.s, nb, bc.s, nb, bpt.s, nb, bk.s, np, y2t.s);
@@ -387,10 +389,11 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 /* The symmetric axis of an answer figure: the narrowest of a few ranges
  * that holds every interval and the published effect, at most 0.25x-4x
  * (a 4x effect is past every published claim; beyond it, the value is
- * printed at the edge). */
+ * printed at the edge), or up to 1/128x-128x with a contrast against a
+ * published number, where a tenfold discrepancy is the finding. */
 static void answer_axis(const struct frow *r, size_t n, struct fview *o)
 {
-	static const double cand[] = { 1.1, 1.25, 1.5, 2, 4 };
+	static const double cand[] = { 1.1, 1.25, 1.5, 2, 4, 16, 128 };
 	double need = o->published > 0 ? fmax(o->published, 1 / o->published) : 1;
 	size_t k = 0;
 
@@ -404,7 +407,7 @@ static void answer_axis(const struct frow *r, size_t n, struct fview *o)
 				need = fmax(need, fmax(x, 1 / x));
 		}
 	}
-	while (k + 1 < sizeof(cand) / sizeof(cand[0]) && cand[k] < need)
+	while (k + 1 < sizeof(cand) / sizeof(cand[0]) && cand[k] < need && cand[k + 1] <= o->max)
 		k++;
 	o->hi = cand[k];
 	o->lo = 1 / cand[k];
@@ -427,6 +430,8 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 		if (!reps[k])
 			continue;
 		band = num_or(json_object_get(reps[k], "threshold_pct"), 5) / 100;
+		if (o)
+			o->max = fmax(o->max, num_or(json_object_get(reps[k], "axis_max"), 4));
 		json_array_foreach(json_object_get(reps[k], "rows"), i, row) {
 			if (nr == cap) {
 				struct frow *nv = realloc(r, (cap = cap ? 2 * cap : 64) * sizeof(*r));
@@ -478,7 +483,7 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 			plot_skip(p, "no compared row has a ratio");
 			plot_dat_remove(c, p);
 		} else {
-			size_t rows = (np + 2) / 3;
+			size_t rows = np == 4 ? 2 : (np + 2) / 3;
 			/* a long answer panel gets tighter rows */
 			int px = o && most > ANSWER_PANEL_ROWS / 2 ? 13 : 17;
 			int h = 140 + (int)rows * (110 + px * (int)most);

@@ -18,7 +18,7 @@ void plot_forest(struct plotctx *c, const char *name, const char *title, const c
 		 const char *empty);
 
 /* The question's answer: the same rows on a symmetric log axis of at most
- * 0.25x-4x, each row's minimum detectable effect drawn as a band around
+ * 0.25x-4x (up to 1/128x-128x when a report says "axis_max": 128, qref.h), each row's minimum detectable effect drawn as a band around
  * 1 (1/mde .. mde: a true effect inside it could have gone unseen), a
  * point beyond the axis drawn at its edge with its value, a collapse
  * (0-op windows) at its centres' ratio, the verdict or "equivalent" in a

@@ -130,8 +130,10 @@ static void question_fig(struct plotctx *c, struct question *q, char tags[][200]
 	json_t *reps[Q_MAXREPS];
 	const char *tp[Q_MAXREPS];
 	double pub = 0;
+	size_t nref = 0;
 
 	for (size_t i = 0; i < q->n; i++) {
+		nref += json_object_get(q->reps[i].c, "reference") != NULL;
 		const char *nm = res_str(q->reps[i].c, "name", "?");
 
 		snprintf(tags[i], 200, q->reps[i].tag[0] ? "%s, %s" : "%s", nm, q->reps[i].tag);
@@ -140,8 +142,11 @@ static void question_fig(struct plotctx *c, struct question *q, char tags[][200]
 		if (!pub)
 			pub = res_num(q->reps[i].c, "published");
 	}
-	plot_answer(c, "answer", "Answer: treatment / control (95% CI; grey: the smallest "
-		    "effect each row could detect)",
+	plot_answer(c, "answer",
+		    nref == q->n ? "Answer: measured / published (95% CI over repetitions; grey: "
+				   "the smallest effect each row could detect)"
+				 : "Answer: treatment / control (95% CI; grey: the smallest "
+				   "effect each row could detect)",
 		    "Read this first: each dot is one contrast of the study's question at one "
 		    "run point, the treatment's throughput (or the declared metric) divided by "
 		    "its control's, the whisker its 95% interval.  The grey bar behind it spans "
@@ -150,8 +155,11 @@ static void question_fig(struct plotctx *c, struct question *q, char tags[][200]
 		    "absence.  A triangle at an edge is a ratio beyond the axis, its value printed; "
 		    "an X is a collapse (windows without an operation).  The right column names "
 		    "each significant or equivalent row's verdict; the red dotted line is the "
-		    "published effect.",
-		    "treatment / control (log scale)", reps, tp, q->n, isfinite(pub) ? pub : 0);
+		    "published effect.  A contrast against a published number divides the "
+		    "measured value by it: its rows sit at 1 where they reproduce it.",
+		    nref == q->n ? "measured / published (log scale)"
+				 : "treatment / control (log scale)",
+		    reps, tp, q->n, isfinite(pub) ? pub : 0);
 }
 
 struct answers {

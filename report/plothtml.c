@@ -102,17 +102,21 @@ static void verdict_rows(FILE *f, const json_t *rep)
 /* "3 improved, 1 regressed, 60 inconclusive" of a report's rows. */
 static void counts(FILE *f, const json_t *rep)
 {
-	size_t i, nv[4] = { 0 };
+	size_t i, nv[6] = { 0 };
 	json_t *row;
 
 	json_array_foreach(json_object_get(rep, "rows"), i, row) {
 		const char *v = res_str(row, "verdict", "");
 
 		nv[!strcmp(v, "improved") ? 0 : !strcmp(v, "regressed") ? 1
-				: !strcmp(v, "collapsed") ? 2 : 3]++;
+				: !strcmp(v, "collapsed") ? 2 : !strcmp(v, "above") ? 4
+				: !strcmp(v, "below") ? 5 : 3]++;
 	}
-	fprintf(f, "%zu improved, %zu regressed, %zu collapsed, %zu inconclusive", nv[0], nv[1],
-		nv[2], nv[3]);
+	if (json_object_get(rep, "axis_max")) /* against a published number */
+		fprintf(f, "%zu above, %zu below, %zu inconclusive", nv[4], nv[5], nv[3]);
+	else
+		fprintf(f, "%zu improved, %zu regressed, %zu collapsed, %zu inconclusive", nv[0],
+			nv[1], nv[2], nv[3]);
 }
 
 /* One line per row of the question's contrasts, under a line per contrast

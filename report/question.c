@@ -13,12 +13,13 @@
 #include "cmppair.h"
 #include "compare.h"
 #include "plotpanel.h"
+#include "qref.h"
 #include "resload.h"
 #include "textfmt.h"
 
 static const char *const top_keys[] = { "question", "contrasts", NULL };
 static const char *const con_keys[] = { "name", "metric", "treatment", "control", "where",
-					"ignore", "published", "published_by", NULL };
+					"ignore", "published", "published_by", "reference", NULL };
 
 static int known(const char *const *keys, const char *k)
 {
@@ -41,7 +42,8 @@ static int check_contrast(const char *path, size_t i, const json_t *c, char *err
 	json_object_foreach((json_t *)c, k, v) {
 		if (!known(con_keys, k)) {
 			snprintf(err, len, "%s: contrasts[%zu].%s: unknown key (expected name, metric, "
-				 "treatment, control, where, ignore, published, published_by)",
+				 "treatment, control or reference, where, ignore, published, "
+				 "published_by)",
 				 path, i, k);
 			return -1;
 		}
@@ -51,9 +53,20 @@ static int check_contrast(const char *path, size_t i, const json_t *c, char *err
 		return -1;
 	}
 	static const char *const sel[] = { "treatment", "control", "where" };
+	const json_t *ref = json_object_get(c, "reference");
 
+	if (ref && (json_object_get(c, "control") || !json_is_number(ref) ||
+		    !(json_number_value(ref) > 0))) {
+		snprintf(err, len, "%s: contrasts[%zu].reference: %s", path, i,
+			 json_object_get(c, "control") ? "a contrast has a control or a reference, "
+							 "not both"
+						       : "expected a published value above 0");
+		return -1;
+	}
 	for (size_t s = 0; s < 3; s++) {
 		v = json_object_get(c, sel[s]);
+		if (s == 1 && ref)
+			continue;
 		if ((v || s < 2) && (!json_is_object(v) || (s < 2 && !json_object_size(v)))) {
 			snprintf(err, len, "%s: contrasts[%zu].%s: expected an object of keys and "
 				 "values%s", path, i, sel[s], s < 2 ? " (not empty)" : "");
@@ -157,6 +170,11 @@ static int in_arm(const json_t *doc, const json_t *r, const json_t *c, const cha
 	const json_t *where = json_object_get(c, "where");
 
 	return matches(doc, r, json_object_get(c, arm)) && (!where || matches(doc, r, where));
+}
+
+static int in_treatment(const json_t *doc, const json_t *r, const json_t *c)
+{
+	return in_arm(doc, r, c, "treatment");
 }
 
 static int across_inputs(const json_t *c)
@@ -316,8 +334,11 @@ void question_answer(struct question *q, struct plotctx *c)
 		/* One Holm family per input, as compare --within has; a contrast
 		 * between inputs is one family over all of them. */
 		for (size_t d = 0; d < nd && q->n < Q_MAXREPS; d++) {
-			json_t *rep = across ? pairs_report(c->docs, c->ndocs, con, why, sizeof(why))
-					     : pairs_report(&c->docs[d], 1, con, why, sizeof(why));
+			json_t *const *docs = across ? c->docs : &c->docs[d];
+			size_t n = across ? c->ndocs : 1;
+			json_t *rep = json_object_get(con, "reference")
+					      ? qref_report(docs, n, con, in_treatment, why, sizeof(why))
+					      : pairs_report(docs, n, con, why, sizeof(why));
 			struct contrast_rep *cr = &q->reps[q->n];
 
 			if (!rep)

@@ -11,6 +11,8 @@
  *                      "ignore":    [ "slice_ext_nsec" ],
  *                      "published": 1.23,
  *                      "published_by": "Rostedt's POC, +23%" } ] }
+ * A contrast may name "reference": a published number, instead of a
+ * control: each treatment result's metric is then set against it (qref.h).
  * A selector's key is "workload", "meta.PATH" (the meta the result was
  * measured under) or a run parameter; its value one JSON value or a list
  * of the values it accepts.  Each treatment result is paired with the

@@ -3,8 +3,10 @@
 # constructed result: the answer figure holds one row per declared pair
 # and nothing else, a ratio beyond the axis is clipped and annotated, a
 # collapse is marked, the verdict table states each row's MDE and the
-# repetitions the published effect would need, and a bad question file is
-# refused with its key, exit 2 and no report.
+# repetitions the published effect would need; a contrast against a
+# published number ("reference") gets its t interval and above/below
+# verdicts; and a bad question file is refused with its key, exit 2 and no
+# report.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -69,6 +71,44 @@ check "answer: the table's MDE and reps for x1.23 are compare's (x$mde, $need re
 	awk -v g="$got" -v m="$mde" -v n="$need" 'BEGIN {split(g, f, " ");
 		exit !(n > 5 && f[2] == n && f[1] / m > 0.995 && f[1] / m < 1.005)}'
 
+# A contrast against a published number ("reference", report/qref.h):
+# gettid/xadd at three thread counts against 7.8: twice it, tight (above);
+# around it, +-30% (inconclusive, its interval holding 1); 1/200 of it
+# (below, beyond the widest axis: drawn at its edge with its value).
+jq '.results[0] as $r | .results = [
+	[1, [2, 2.02, 1.98, 2.04, 1.96]], [2, [1.3, 0.75, 1.1, 0.9, 1]], [4, [0.005, 0.005, 0.005, 0.005, 0.005]] |
+	.[0] as $t | .[1] as $k |
+	$r | .workload = "primitives" | .params.threads = $t | .nthreads = $t |
+	.repetitions = [range(0; 5) as $i | .repetitions[$i] + {primitives: {gettid_per_xadd: (7.8 * $k[$i])}}]]' \
+	tests/fixtures/base.json >"$TMP/prim.json"
+cat >"$TMP/qref.json" <<'Q'
+{ "question": "What does a syscall cost in atomic ops?",
+  "contrasts": [ { "name": "gettid / xadd against 7.8", "metric": "gettid_per_xadd",
+    "treatment": { "workload": "primitives" }, "reference": 7.8, "published_by": "Zijlstra" } ] }
+Q
+"$SB" plot "$TMP/prim.json" --question "$TMP/qref.json" --out "$TMP/ref" 2>"$TMP/ref.err"
+rc=$?
+check "answer: reference: plot exits 0 (rc=$rc)" test "$rc" -eq 0
+check "answer: reference: one row per result (3)" test "$(grep -vc '^#\|^$' "$TMP/ref/answer.dat")" -eq 3
+# The row at 1 thread: the geometric mean over 7.8 with Student's t
+# interval on the logs (t(0.975, 4) = 2.776445), computed here apart.
+want=$(awk 'BEGIN {n = split("2 2.02 1.98 2.04 1.96", v, " "); for (i = 1; i <= n; i++) m += log(v[i]) / n;
+	for (i = 1; i <= n; i++) ss += (log(v[i]) - m) ^ 2; se = sqrt(ss / (n - 1) / n);
+	printf "%.4f %.4f %.4f", exp(m), exp(m - 2.776445 * se), exp(m + 2.776445 * se)}')
+one=$(awk '/threads=1 .*\| primitives$/ {getline; print}' "$TMP/ref/answer.dat")
+check "answer: reference: x2 is above 7.8 with its t interval (want $want; row $one)" \
+	awk -v l="$one" -v w="$want" 'BEGIN {split(l, f, " "); split(w, g, " ");
+		exit !(f[5] == "above" && f[8] == 0 && (f[1] - g[1]) ^ 2 < 1e-6 && (f[2] - g[2]) ^ 2 < 1e-6 && (f[3] - g[3]) ^ 2 < 1e-6)}'
+two=$(awk '/threads=2 .*\| primitives$/ {getline; print}' "$TMP/ref/answer.dat")
+check "answer: reference: +-30% around 7.8 is inconclusive, its interval holding 1 ($two)" \
+	awk -v l="$two" 'BEGIN {split(l, f, " "); exit !(f[5] == "-" && f[2] < 1 && f[3] > 1)}'
+four=$(awk '/threads=4 .*\| primitives$/ {getline; print}' "$TMP/ref/answer.dat")
+check "answer: reference: 1/200 is below, drawn at the 1/128 edge with its value ($four)" \
+	awk -v l="$four" 'BEGIN {split(l, f, " "); exit !(f[5] == "below" && f[1] == 0.0078125 && f[8] == 1 && f[9] == "x5e-03")}'
+check "answer: reference: the verdict table counts above, below, inconclusive" \
+	grep -q '1 above, 1 below, 1 inconclusive' "$TMP/ref/index.html"
+check "answer: reference: the axis says measured / published" grep -q 'measured / published' "$TMP/ref/answer.svg"
+
 # Bad question files: the key or place named, exit 2, no report.
 bad() { # bad NAME JSON EXPECTED-MESSAGE
 	printf '%s' "$2" >"$TMP/$1.json"
@@ -85,6 +125,10 @@ bad metric '{"question": "q", "contrasts": [{"name": "n", "metric": "opps", "tre
 	'contrasts[0].metric: unknown metric "opps"'
 bad no-control '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}}]}' \
 	'contrasts[0].control: expected an object of keys and values (not empty)'
+bad ref-and-control '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}, "control": {"dry": true}, "reference": 7.8}]}' \
+	'contrasts[0].reference: a contrast has a control or a reference, not both'
+bad ref-negative '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}, "reference": -1}]}' \
+	'contrasts[0].reference: expected a published value above 0'
 bad published '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}, "control": {"dry": true}, "published": 1}]}' \
 	'contrasts[0].published: expected a ratio above 0, not 1'
 

@@ -1,8 +1,8 @@
 # answer.gp - the study's question, answered: each contrast's ratio
 # (treatment / control, ratio of geometric means) as a dot with its 95%
 # interval, on a symmetric log axis chosen for the effects that matter
-# (at most 0.25x-4x).  Behind each row, a grey bar from 1/MDE to MDE: the
-# smallest effect the row could have detected (80% power at its Holm
+# (at most 0.25x-4x; up to 1/128x-128x for a measured value over a
+# published one).  Behind each row, a grey bar from 1/MDE to MDE: the smallest effect the row could have detected (80% power at its Holm
 # level); a ratio inside its bar that is not significant says nothing.
 # A point beyond the axis is drawn at the edge as a triangle with its
 # value; a collapse (0-op windows) is an X at its centres' ratio.  The
@@ -19,9 +19,11 @@ set multiplot layout rows, cols title ptitle font ',12'
 set logscale x 10
 set xrange [xlo:xhi]
 # tics as far apart as the axis allows: doublings on the widest
+if (xhi >= 128) { set xtics ('1/100' 0.01, '1/10' 0.1, '1' 1, '10' 10, '100' 100) } else {
+if (xhi >= 16) { set xtics ('1/16' 0.0625, '1/4' 0.25, '1/2' 0.5, '1' 1, '2' 2, '4' 4, '16' 16) } else {
 if (xhi >= 4) { set xtics ('0.25' 0.25, '0.5' 0.5, '1' 1, '2' 2, '4' 4) } else {
 if (xhi >= 2) { set xtics ('0.5' 0.5, '0.67' 0.6667, '1' 1, '1.5' 1.5, '2' 2) } else {
-	set xtics ('0.67' 0.6667, '0.8' 0.8, '0.9' 0.9, '1' 1, '1.1' 1.1, '1.25' 1.25, '1.5' 1.5) } }
+	set xtics ('0.67' 0.6667, '0.8' 0.8, '0.9' 0.9, '1' 1, '1.1' 1.1, '1.25' 1.25, '1.5' 1.5) } } } }
 set xlabel xl
 set grid x
 set key below horizontal font ',9' samplen 1
