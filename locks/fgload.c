@@ -1,5 +1,5 @@
 /* fgload.c - load, check and attach the sched_switch program, and say why
- * not (harness/bpfwhy.c) where the kernel or the process refuses.
+ * not (os/bpfwhy.c) where the kernel or the process refuses.
  *
  * The object is built by the Makefile (clang -target bpf) and embedded
  * here with .incbin, so the binary needs no file at run time; a build
@@ -18,7 +18,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "../harness/bpfwhy.h"
+#include "../os/bpfwhy.h"
 
 #ifdef FG_BPF_OBJ
 __asm__(".pushsection .rodata\n.balign 8\n.globl fg_obj_start\n.hidden fg_obj_start\n"
