@@ -27,8 +27,8 @@
 #include "cmppair.h"
 #include "cmppower.h"
 #include "resload.h"
-#include "../harness/fields.h"
-#include "../harness/stats.h"
+#include "../lib/fields.h"
+#include "../lib/stats.h"
 
 #include <gsl/gsl_cdf.h>
 

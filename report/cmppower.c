@@ -31,8 +31,8 @@
 #include <string.h>
 
 #include "resload.h"
-#include "../harness/fields.h"
-#include "../harness/stats.h"
+#include "../lib/fields.h"
+#include "../lib/stats.h"
 
 #define NUM(x) (isfinite(x) ? json_real(x) : json_null())
 

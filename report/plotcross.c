@@ -21,7 +21,7 @@
 #include "plotpanel.h"
 #include "resload.h"
 #include "textfmt.h"
-#include "../harness/stats.h"
+#include "../lib/stats.h"
 
 static int is_ok(const json_t *r)
 {

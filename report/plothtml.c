@@ -14,7 +14,7 @@
 #include "outfile.h"
 #include "question.h"
 #include "resload.h"
-#include "../harness/fields.h"
+#include "../lib/fields.h"
 #include "textfmt.h"
 
 static const char style[] =

@@ -13,7 +13,7 @@
 #include "gnuplot.h"
 #include "plotstyle.h"
 #include "resload.h"
-#include "../harness/fields.h"
+#include "../lib/fields.h"
 
 /* Every result r (index i) of every input d, and every ok one. */
 #define PLOT_FOREACH(c, d, i, r)                  \

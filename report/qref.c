@@ -20,8 +20,8 @@
 #include "cmppair.h"
 #include "compare.h"
 #include "resload.h"
-#include "../harness/fields.h"
-#include "../harness/stats.h"
+#include "../lib/fields.h"
+#include "../lib/stats.h"
 
 /* The test of one result's values against ref, into row. */
 static void one_sample(json_t *row, const double *x, size_t n, double ref, double alpha,
