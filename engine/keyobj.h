@@ -1,5 +1,5 @@
 /* keyobj.h - a file's JSON object checked against a key table (keys.h),
- * as the plan files (plan.c) and the study files (report/study.c) are:
+ * as the plan files (plan.c) and the study files (cli/study.c) are:
  * errors name FILE: key.path and the value given (struct cfg_ctx). */
 #ifndef SB_KEYOBJ_H
 #define SB_KEYOBJ_H
@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "config.h"
-#include "keys.h"
+#include "../core/keys.h"
 
 /* The longest name: a plan's results go to results/<name>/ and its jobs
  * are named sb-<name>-<machine>; a longer name passed and then failed at

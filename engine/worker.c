@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "holdtrace.h"
-#include "policy.h"
-#include "timing.h"
-#include "topo.h"
+#include "../os/holdtrace.h"
+#include "../core/policy.h"
+#include "../os/timing.h"
+#include "../os/topo.h"
 
 void wl_phase_change(struct wl_thread *t, int from, int to)
 {

@@ -3,7 +3,7 @@
  * machines x repetitions x configs x kernels into jobs for scripts/slurm.sh. */
 #define _GNU_SOURCE
 #include "plan.h"
-#include "cliopt.h"
+#include "../lib/cliopt.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -12,12 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "keyobj.h"
-#include "keys.h"
-#include "topo.h"
+#include "../engine/config.h"
+#include "../engine/keyobj.h"
+#include "../core/keys.h"
+#include "../os/topo.h"
 
-#include "exitcodes.h"
+#include "../lib/exitcodes.h"
 
 static const struct key_desc slurm_keys[] = {
 	{ "partition", KT_STR, "\"\"", 0, 0, "", "sbatch --partition (\"\" = the cluster's default)" },

@@ -8,7 +8,7 @@
  * there are enough to have an interval. */
 #include "autorep.h"
 
-#include "stats.h"
+#include "../lib/stats.h"
 
 static double half_width_pct(const double *x, size_t n)
 {

@@ -24,8 +24,8 @@
 
 #include <math.h>
 
-#include "hist.h"
-#include "timing.h"
+#include "../lib/hist.h"
+#include "../os/timing.h"
 
 /* Quiet runs on this suite's hosts stay within a few percent at 1 us; a
  * quarter covers the sample's own rdtsc (tens of ns under emulation) and

@@ -12,9 +12,9 @@
 
 #include <immintrin.h>
 
-#include "faultcs.h"
+#include "../os/faultcs.h"
 #include "policy.h"
-#include "timing.h"
+#include "../os/timing.h"
 #include "workload.h"
 
 /* The critical section's parameters, copied out of wl_thread before the

@@ -17,15 +17,15 @@
 #include <sys/resource.h>
 
 #include "autorep.h"
-#include "counters.h"
+#include "../os/counters.h"
 #include "drift.h"
-#include "holdtrace.h"
+#include "../os/holdtrace.h"
 #include "interleave.h"
-#include "policy.h"
-#include "slicetrace.h"
-#include "stats.h"
-#include "timing.h"
-#include "topo.h"
+#include "../core/policy.h"
+#include "../os/slicetrace.h"
+#include "../lib/stats.h"
+#include "../os/timing.h"
+#include "../os/topo.h"
 
 /* A stuck run: after STOP, the threads fail the run when none of them has
  * left its loop for this long.  Progress, not a fixed deadline: a FIFO lock

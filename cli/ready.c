@@ -11,9 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "counters.h"
-#include "slice.h"
-#include "sysinfo.h"
+#include "../os/counters.h"
+#include "../os/slice.h"
+#include "../os/sysinfo.h"
 
 #define NEED_ROOT "run as root: sudo ./run.sh"
 #define STATS_KERNEL                                                                       \

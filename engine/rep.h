@@ -10,11 +10,11 @@
 
 #include <jansson.h>
 
-#include "counters.h"
-#include "faultcs.h"
-#include "hist.h"
-#include "keys.h"
-#include "workload.h"
+#include "../os/counters.h"
+#include "../os/faultcs.h"
+#include "../lib/hist.h"
+#include "../core/keys.h"
+#include "../core/workload.h"
 
 /* What one thread measures about its own window (wl_phase_change). */
 struct acct {

@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/cliopt.h"
-#include "../harness/config.h"
-#include "../harness/exitcodes.h"
-#include "../harness/keyobj.h"
-#include "../harness/topo.h"
-#include "../harness/workload.h"
-#include "compare.h"
-#include "question.h"
+#include "../core/workload.h"
+#include "../engine/config.h"
+#include "../engine/keyobj.h"
+#include "../lib/cliopt.h"
+#include "../lib/exitcodes.h"
+#include "../os/topo.h"
+#include "../report/compare.h"
+#include "../report/question.h"
 
 static const char *const preempt_names[] = { "none", "voluntary", "full", "lazy", NULL };
 static const char *const variant_names[] = { "default", "none", "rt", NULL };

@@ -15,11 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "knobs.h"
-#include "reap.h"
-#include "signals.h"
+#include "../os/knobs.h"
+#include "../os/signals.h"
+#include "../os/reap.h"
 #include "runner.h"
-#include "timing.h"
+#include "../os/timing.h"
 
 /* A wake-up later than asked by this much is a stall, not scheduling
  * noise (a loaded 2-CPU machine wakes a poller within milliseconds). */

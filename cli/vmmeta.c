@@ -19,11 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cliopt.h"
-#include "config.h"
-#include "exitcodes.h"
-#include "regfile.h"
-#include "results.h"
+#include "../lib/cliopt.h"
+#include "../engine/config.h"
+#include "../lib/exitcodes.h"
+#include "../lib/regfile.h"
+#include "../engine/results.h"
 #include "vmcal.h"
 
 static const struct cli_opt vmmeta_opts[] = {

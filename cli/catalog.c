@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "keys.h"
-#include "policy.h"
-#include "workload.h"
+#include "../core/keys.h"
+#include "../core/policy.h"
+#include "../core/workload.h"
 
 void catalog_print(FILE *f)
 {

@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "outpath.h"
-#include "regfile.h"
-#include "txtshow.h"
-#include "signals.h"
-#include "sysinfo.h"
+#include "../lib/outpath.h"
+#include "../lib/regfile.h"
+#include "../lib/txtshow.h"
+#include "../os/signals.h"
+#include "../os/sysinfo.h"
 
 static void utc_now(char *buf, size_t len, const char *fmt)
 {

@@ -26,10 +26,10 @@
 #include <gsl/gsl_rng.h>
 
 #include "isolate.h"
-#include "reap.h"
-#include "keys.h"
-#include "knobs.h"
-#include "signals.h"
+#include "../core/keys.h"
+#include "../os/knobs.h"
+#include "../os/signals.h"
+#include "../os/reap.h"
 
 /* The child's answers on its ack pipe. */
 enum { IL_READY = 'r', IL_MORE = 'm', IL_LAST = 'l' };

@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "keys.h"
+#include "../core/keys.h"
 
 /* How many repetitions the runner may do: repetitions, or with
  * ci_target_pct > 0 the larger of repetitions and repetitions_max. */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters.h"
-#include "faultcs.h"
-#include "knobs.h"
-#include "topo.h"
+#include "../os/counters.h"
+#include "../os/faultcs.h"
+#include "../os/knobs.h"
+#include "../os/topo.h"
 #include "workload.h"
 
 #define VICTIM_KEY(...) KEY_BOUND(struct victim_params, __VA_ARGS__)

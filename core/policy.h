@@ -13,7 +13,7 @@
 #ifndef SB_POLICY_H
 #define SB_POLICY_H
 
-#include "slice.h"
+#include "../os/slice.h"
 #include "vocab.h"
 #include "workload.h"
 

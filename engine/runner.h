@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "workload.h"
+#include "../core/workload.h"
 
 /* Runs every repetition and returns the result object:
  * {workload, params, status, reason, repetitions[], summary, histograms}. */

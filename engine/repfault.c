@@ -7,8 +7,8 @@
 
 #include <stdlib.h>
 
-#include "holdtrace.h"
-#include "timing.h"
+#include "../os/holdtrace.h"
+#include "../os/timing.h"
 
 json_t *rep_faults(const struct rep *r, struct run_acc *acc)
 {

@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "workload.h"
+#include "../core/workload.h"
 
 struct cfg_run {
 	const struct workload_ops *ops;

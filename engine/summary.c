@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
-#include "slicetrace.h"
-#include "stats.h"
-#include "timing.h"
+#include "../core/policy.h"
+#include "../os/slicetrace.h"
+#include "../lib/stats.h"
+#include "../os/timing.h"
 
 static double ru_cpu_ns(const struct rusage *a, const struct rusage *b)
 {

@@ -16,9 +16,9 @@
 
 #include <jansson.h>
 
-#include "hist.h"
+#include "../lib/hist.h"
 #include "keys.h"
-#include "slice.h"
+#include "../os/slice.h"
 #include "vocab.h"
 
 /* PH_NONE is no phase yet: what a thread loop starts from, so a thread

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "policy.h"
-#include "regfile.h"
+#include "../core/policy.h"
+#include "../lib/regfile.h"
 
 int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
 {

@@ -17,7 +17,7 @@
 
 #include <tracefs.h>
 
-#include "hist.h"
+#include "../lib/hist.h"
 #include "slicedur.h"
 
 /* Per CPU.  An hrtimer event is 48-64 bytes in the ring buffer: 4 MiB holds

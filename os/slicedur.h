@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "hist.h"
+#include "../lib/hist.h"
 
 enum sd_kind {
 	SD_START,  /* timer/hrtimer_start: timer, function */

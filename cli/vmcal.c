@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "stats.h"
+#include "../engine/config.h"
+#include "../lib/stats.h"
 
 /* The probe the cyclictest run reproduces (configs/vm-load.json). */
 #define LOADED_PROBE "loaded-fifo"
