@@ -320,7 +320,9 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 				rows++;
 				y -= 1;
 			}
-			gpv_add(&yt, "%s\"%s\" %.2f", g ? ", " : "", groups[g], (top + y + 1) / 2);
+			gpv_add(&yt, "%s", g ? ", " : "");
+			gpv_dq(&yt, groups[g]);
+			gpv_add(&yt, " %.2f", (top + y + 1) / 2);
 			y -= 0.8; /* a gap between groups */
 		}
 		gpv_add(&yt, ")'");
