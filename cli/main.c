@@ -407,6 +407,7 @@ static int cmd_info(int argc, char **argv)
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_study(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 
@@ -425,6 +426,7 @@ static const struct verb {
 	{ "compare", cmd_compare, 1, "compare result files with statistics" },
 	{ "plot", cmd_plot, 1, "render gnuplot reports from result files" },
 	{ "plan", cmd_plan, 1, "expand a cluster plan into jobs" },
+	{ "study", cmd_study, 1, "check study files and print what scripts/studies.sh runs" },
 	{ "validate", cmd_validate, 1, "check result files against the result schema" },
 	{ "schema", cmd_schema, 1, "print the result schema (docs/result-schema.md)" },
 	{ "vmmeta", cmd_vmmeta, 0, "add what the host saw to a guest's result (scripts/vm.sh)" },

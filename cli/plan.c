@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "../engine/config.h"
+#include "../engine/keyobj.h"
 #include "../core/keys.h"
 #include "../os/topo.h"
 
@@ -53,45 +54,11 @@ void plan_print_keys(FILE *f)
 	key_print_table(f, plan_keys);
 }
 
-/* Names become directory and file names; tabs and newlines would break the
- * job list that scripts/slurm.sh reads.  NAME_LEN: a plan's results go to
- * results/<name>/ and its jobs are named sb-<name>-<machine>; a longer name
- * passed here and failed at mkdir ("File name too long", past 255 bytes). */
-#define NAME_LEN 100
-
-static int check_name(struct cfg_ctx *c, const char *path, const char *s)
-{
-	if (!*s)
-		return cfg_fail(c, path, "must not be empty");
-	if (strlen(s) > NAME_LEN)
-		return cfg_fail(c, path, "\"%.32s...\" is %zu characters long, at most %d", s,
-				strlen(s), NAME_LEN);
-	for (const char *p = s; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p))
-			return cfg_fail(c, path, "\"%s\": only letters, digits, '.', '_' and '-'",
-					s);
-	if (*s == '.')
-		return cfg_fail(c, path, "\"%s\" must not start with '.'", s);
-	return 0;
-}
-
-static int check_text(struct cfg_ctx *c, const char *path, const char *s)
-{
-	if (strpbrk(s, "\t\n"))
-		return cfg_fail(c, path, "must not contain tabs or newlines");
-	return 0;
-}
-
 /* sbatch options that scripts/slurm.sh sets itself, or that a plan key
  * says: given again in slurm.sbatch_args, sbatch takes the last one, and
  * the driver's task ids, logs or working directory are no longer what it
  * waits on (an extra --array would run tasks the job list does not have,
  * --output would put the logs the failure report names elsewhere). */
-struct owned_opt {
-	char shrt;
-	const char *name, *why;
-};
-
 static const struct owned_opt sbatch_owned[] = {
 	{ 'a', "array", "scripts/slurm.sh sets it: one array task per job of the plan" },
 	{ 'o', "output", "scripts/slurm.sh sets it: each task's log is DIR/logs/<task>.log" },
@@ -115,93 +82,8 @@ static const struct owned_opt vm_owned[] = {
 	{ 0 },
 };
 
-/* "--NAME", "--NAME=V" or an abbreviation getopt_long would take for it
- * (3 letters or more), "-X" or "-XV": the entry of tab a is, or NULL. */
-static const struct owned_opt *owned_opt(const struct owned_opt *tab, const char *a)
-{
-	for (; tab->name; tab++) {
-		if (a[0] == '-' && a[1] == '-') {
-			size_t n = strcspn(a + 2, "=");
-
-			if (n >= 3 && !strncmp(a + 2, tab->name, n) && n <= strlen(tab->name))
-				return tab;
-		} else if (a[0] == '-' && tab->shrt && a[1] == tab->shrt) {
-			return tab;
-		}
-	}
-	return NULL;
-}
-
-/* key: "slurm.sbatch_args" (sbatch's options) or "vm_args" (vm.sh's). */
-static int check_args(struct cfg_ctx *c, const json_t *args, const char *key,
-		      const struct owned_opt *tab)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(args, i, e) {
-		const char *a = json_string_value(e);
-		char path[64];
-		const struct owned_opt *k = owned_opt(tab, a);
-
-		snprintf(path, sizeof(path), "%s[%zu]", key, i);
-		if (!*a)
-			return cfg_fail(c, path, "an empty argument");
-		/* a value follows its option ("--qos", "long"); one that follows
-		 * no option is what sbatch takes for the script */
-		const char *prev = i ? json_string_value(json_array_get(args, i - 1)) : "";
-
-		if (a[0] != '-' && (prev[0] != '-' || strchr(prev, '=')))
-			return cfg_fail(c, path, "\"%s\" is not an option and follows none that "
-						 "takes a value", a);
-		if (k)
-			return cfg_fail(c, path, "\"%s\": --%s is not allowed here: %s", a, k->name,
-					k->why);
-	}
-	return 0;
-}
-
-/* Checks the keys of object o against tab; unknown keys get a suggestion. */
-static int check_obj(struct cfg_ctx *c, const json_t *o, const char *path,
-		     const struct key_desc *tab)
-{
-	const char *name;
-	json_t *v;
-	char sub[256], msg[256];
-
-	if (!json_is_object(o))
-		return cfg_fail(c, path, "must be an object");
-	json_object_foreach((json_t *)o, name, v) {
-		const struct key_desc *k = key_find(tab, name);
-
-		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", name);
-		if (!k)
-			return cfg_fail_unknown(c, sub, name, &tab, 1, "unknown key");
-		if (!strcmp(name, "machines"))
-			continue; /* a list of objects: checked by load_machines */
-		if (key_check(k, v, msg, sizeof(msg)))
-			return cfg_fail(c, sub, "%s", msg);
-		if (k->type == KT_STR && check_text(c, sub, json_string_value(v)))
-			return -1;
-		if (k->type == KT_LIST) {
-			size_t i;
-			json_t *e;
-
-			if (json_array_size(v) < (size_t)k->min)
-				return cfg_fail(c, sub, "must be a non-empty list");
-			json_array_foreach(v, i, e) {
-				char el[300];
-
-				snprintf(el, sizeof(el), "%s[%zu]", sub, i);
-				if (check_text(c, el, json_string_value(e)))
-					return -1;
-			}
-		}
-		if (k->type == KT_OBJ && k->sub && check_obj(c, v, sub, k->sub))
-			return -1;
-	}
-	return 0;
-}
+/* Each entry of a list once: a repeat is what "repetitions" is for. */
+#define REPEAT "; use \"repetitions\" to run it again"
 
 static const char *str_or(const json_t *o, const char *k, const char *def)
 {
@@ -233,7 +115,7 @@ static int load_machines(struct cfg_ctx *c, struct plan *p)
 		char path[64], sub[80];
 
 		snprintf(path, sizeof(path), "machines[%zu]", i);
-		if (check_obj(c, m, path, machine_keys))
+		if (kobj_check(c, m, path, machine_keys))
 			return -1;
 		snprintf(sub, sizeof(sub), "%s.name", path);
 		if (!json_object_get(m, "name"))
@@ -243,7 +125,7 @@ static int load_machines(struct cfg_ctx *c, struct plan *p)
 		pm->name = str_or(m, "name", "any");
 		pm->constraint = str_or(m, "constraint", "");
 		pm->partition = str_or(m, "partition", "");
-		if (check_name(c, sub, pm->name))
+		if (kobj_check_name(c, sub, pm->name))
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(p->machines[j].name, pm->name))
@@ -251,25 +133,6 @@ static int load_machines(struct cfg_ctx *c, struct plan *p)
 						j);
 	}
 	p->nmachines = json_array_size(ms);
-	return 0;
-}
-
-/* Each entry of list once: a repeat is what "repetitions" is for. */
-static int check_distinct(struct cfg_ctx *c, const json_t *list, const char *key)
-{
-	size_t i, j;
-
-	for (i = 0; i < json_array_size(list); i++)
-		for (j = 0; j < i; j++)
-			if (!strcmp(json_string_value(json_array_get(list, i)),
-				    json_string_value(json_array_get(list, j)))) {
-				char path[64];
-
-				snprintf(path, sizeof(path), "%s[%zu]", key, i);
-				return cfg_fail(c, path, "\"%s\" is listed twice (as %s[%zu]); use "
-							 "\"repetitions\" to run it again",
-						json_string_value(json_array_get(list, i)), key, j);
-			}
 	return 0;
 }
 
@@ -281,7 +144,7 @@ static int load_lists(struct cfg_ctx *c, struct plan *p, json_t **configs, json_
 	*configs = json_object_get(p->root, "configs");
 	if (!*configs)
 		return cfg_fail(c, "configs", "required: a non-empty list of config files");
-	if (check_distinct(c, *configs, "configs"))
+	if (kobj_check_distinct(c, *configs, "configs", REPEAT))
 		return -1;
 	/* configs are at most 256 (plan_keys): one file by two names
 	 * ("./configs/ci.json", a symlink) is the same file twice */
@@ -328,7 +191,7 @@ static int load_lists(struct cfg_ctx *c, struct plan *p, json_t **configs, json_
 					"unknown kernel \"%s\" (known: host, patched, debian)",
 					json_string_value(e));
 	}
-	return check_distinct(c, *kerns, "kernels");
+	return kobj_check_distinct(c, *kerns, "kernels", REPEAT);
 }
 
 static int expand(struct cfg_ctx *c, struct plan *p, const json_t *configs, const json_t *kerns)
@@ -367,7 +230,7 @@ int plan_load(const char *path, struct plan *p, char *err, size_t len)
 		return -1;
 	if (!json_is_object(p->root))
 		return cfg_fail(&c, "(top level)", "must be an object");
-	if (check_obj(&c, p->root, "", plan_keys))
+	if (kobj_check(&c, p->root, "", plan_keys))
 		return -1;
 
 	char tmp[sizeof(p->base)], *b = p->base;
@@ -377,7 +240,7 @@ int plan_load(const char *path, struct plan *p, char *err, size_t len)
 	if (strlen(b) > 5 && !strcmp(b + strlen(b) - 5, ".json"))
 		b[strlen(b) - 5] = 0;
 	p->name = str_or(p->root, "name", b);
-	if (check_name(&c, json_object_get(p->root, "name") ? "name" : "(file name)", p->name))
+	if (kobj_check_name(&c, json_object_get(p->root, "name") ? "name" : "(file name)", p->name))
 		return -1;
 	json_t *reps = json_object_get(p->root, "repetitions");
 
@@ -391,8 +254,8 @@ int plan_load(const char *path, struct plan *p, char *err, size_t len)
 	p->sbatch_args = p->sbatch_args ? json_incref(p->sbatch_args) : json_array();
 	p->vm_args = json_object_get(p->root, "vm_args");
 	p->vm_args = p->vm_args ? json_incref(p->vm_args) : json_array();
-	if (check_args(&c, p->sbatch_args, "slurm.sbatch_args", sbatch_owned) ||
-	    check_args(&c, p->vm_args, "vm_args", vm_owned))
+	if (kobj_check_args(&c, p->sbatch_args, "slurm.sbatch_args", sbatch_owned) ||
+	    kobj_check_args(&c, p->vm_args, "vm_args", vm_owned))
 		return -1;
 	if (!load_machines(&c, p) && !load_lists(&c, p, &configs, &kerns) &&
 	    !expand(&c, p, configs, kerns))

@@ -355,16 +355,9 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 				rows++;
 				y -= 1;
 			}
-			/* a program's command is JSON: its quotes would end the
-			 * tic's string (and the single-quoted list around it) */
-			char gl[160];
-			size_t m = 0;
-
-			for (const char *q = groups[g]; *q && m + 1 < sizeof(gl); q++)
-				if (*q != '"' && *q != '\'' && *q != '\\')
-					gl[m++] = *q;
-			gl[m] = '\0';
-			gpv_add(&yt, "%s\"%s\" %.2f", g ? ", " : "", gl, (top + y + 1) / 2);
+			gpv_add(&yt, "%s", g ? ", " : "");
+			gpv_dq(&yt, groups[g]);
+			gpv_add(&yt, " %.2f", (top + y + 1) / 2);
 			y -= 0.8; /* a gap between groups */
 		}
 		gpv_add(&yt, ")'");

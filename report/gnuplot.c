@@ -128,6 +128,23 @@ void gpv_str(struct gpvars *v, const char *name, const char *s)
 	gpv_add(v, "'%s", name ? "; " : "");
 }
 
+/* A gnuplot double-quoted string inside a single-quoted one that is eval'd
+ * (a tic list): '"' and '\\' escaped for the inner string, a quote doubled
+ * for the outer.  A run point's label holds both: command=["sysbench",...]. */
+void gpv_dq(struct gpvars *v, const char *s)
+{
+	gpv_add(v, "\"");
+	for (; *s; s++) {
+		if (*s == '\'')
+			gpv_add(v, "''");
+		else if (*s == '"' || *s == '\\')
+			gpv_add(v, "\\%c", *s);
+		else
+			gpv_add(v, "%c", *s);
+	}
+	gpv_add(v, "\"");
+}
+
 void gpv_free(struct gpvars *v)
 {
 	free(v->s);

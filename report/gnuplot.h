@@ -45,6 +45,8 @@ struct gpvars {
 void gpv_add(struct gpvars *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* NAME='S' with S quoted for gnuplot's single-quoted strings. */
 void gpv_str(struct gpvars *v, const char *name, const char *s);
+/* s as a double-quoted string inside an eval'd single-quoted one. */
+void gpv_dq(struct gpvars *v, const char *s);
 void gpv_free(struct gpvars *v);
 
 /* Runs gnuplot on the plot's template in the output directory, once for

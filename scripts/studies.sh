@@ -1,46 +1,53 @@
 #!/bin/bash
-# Rerun the studies of FINDINGS.md: each config in the QEMU guest with the
-# patched kernel and on this host, the comparisons, and the plots.
+# Rerun the studies of FINDINGS.md: each study file configs/studies/NAME.json
+# (its config in the QEMU guest with the patched kernel and on this host, the
+# comparisons, and the plots).  What a study runs is its file's data
+# (`slicebench study --help`); this script only carries it out.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$REPO/results/reference
-STUDIES=(syscall-vs-atomic rostedt-2023 guzik-question interference contention preempt-regression)
+STUDIES=()
 WHERE=(vm host)
-BOOTS=1
+BOOTS=""
+PLAN=""
 SB=$REPO/build/slicebench
 
 usage() {
 	cat <<EOF
-usage: scripts/studies.sh [--out DIR] [--only NAME[,NAME]] [--boots N]
+usage: scripts/studies.sh [--out DIR] [--only NAME[,NAME]] [--boots N] [--plan]
                           [--vm-only | --host-only | --reports-only]
 
-Runs configs/NAME.json for every study (${STUDIES[*]}):
+Runs every study of configs/studies/ (NAME.json: its config, places,
+preemption models with their kernel variant, boots, baselines, metrics and
+question; build/slicebench study --help has the keys):
   DIR/NAME-vm.json     in the guest (scripts/vm.sh, patched kernel)
-  DIR/NAME-vm-MODEL.json  instead, for a study with preemption models as an
-                       axis (contention: lazy full; preempt-regression: none
-                       voluntary lazy full, the first two on the kernel
-                       variant none): one boot per model,
-                       vm.sh --preempt MODEL
+  DIR/NAME-vm-MODEL.json  instead, for a study with preemption models
+                       ("models"): one boot per model, vm.sh --preempt MODEL
+                       --variant VARIANT
   DIR/NAME-host.json   here (slice workloads are unsupported on a kernel
                        without the extension, with the kernel's reason)
-  DIR/compare/NAME-within-vm-BASE.{md,json}  slicebench compare --within:
-                       each workload against baseline BASE in the guest
-  DIR/compare/NAME-within-vm-BASE-METRIC.{md,json}  the same for the
-                       victim's latency (interference: victim_p99)
+  DIR/compare/NAME-within-PLACE-BASE.{md,json}  slicebench compare --within:
+                       each workload against baseline BASE ("baselines") in
+                       each place of "within" (vm, vm-MODEL, host)
+  DIR/compare/NAME-within-PLACE-BASE-METRIC.{md,json}  the same for each of
+                       "metrics" (interference: victim_p99)
   DIR/compare/NAME-host-vs-vm.{md,json} slicebench compare: host, guest
-  DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's models paired
-  DIR/compare/contention-within-host-BASE.{md,json}  the dry controls
-                       against the baseline on this host
-  DIR/plots/NAME/      slicebench plot of both results, answering
-                       configs/questions/NAME.json when there is one
---boots N runs every guest result N times, each in a fresh boot: the first
-is NAME-vm.json, the others DIR/boots/NAME-vm-2.json ... -N.json, and each
---within comparison takes them as --noise (the run-to-run spread beside
-the within-run interval; a verdict holds only if both intervals agree).
+  DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's two models paired
+  DIR/plots/NAME/      slicebench plot of the results, answering the study's
+                       "question" when it has one
+--only NAME,...  these studies only (default: every file, by name).
+--boots N runs every guest result N times, each in a fresh boot (default:
+the study's "boots"): the first is NAME-vm.json, the others
+DIR/boots/NAME-vm-2.json ... -N.json, and each --within comparison takes
+them as --noise (the run-to-run spread beside the within-run interval; a
+verdict holds only if both intervals agree).
 --reports-only redoes the comparisons and plots from the results in DIR.
+--plan prints every step's and report's command line (paths from the top
+of the checkout) and runs, boots and writes nothing.
 Then FINDINGS.md's numbers can be rechecked with scripts/findings-check.sh.
-Default DIR: results/reference.  Exit: 0 done, 1 a step failed, 2 usage.
+Default DIR: results/reference.  Exit: 0 done, 1 a step failed, 2 usage or
+a bad study file.
 EOF
 }
 
@@ -56,6 +63,7 @@ while [ $# -gt 0 ]; do
 		BOOTS=${2:-}
 		[[ $BOOTS =~ ^[1-9][0-9]?$ ]] || bad "--boots: '$BOOTS' is not a count from 1 to 99"
 		shift 2 ;;
+	--plan) PLAN=1; shift ;;
 	--vm-only | --host-only | --reports-only)
 		[ -z "$only_where" ] || [ "$only_where" = "$1" ] || bad "$only_where and $1: give one of them"
 		only_where=$1
@@ -69,69 +77,111 @@ while [ $# -gt 0 ]; do
 	*) echo "studies.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+if [ "${#STUDIES[@]}" = 0 ]; then
+	for f in "$REPO"/configs/studies/*.json; do
+		[ -f "$f" ] || continue
+		f=${f##*/}
+		STUDIES+=("${f%.json}")
+	done
+fi
+files=()
 for s in "${STUDIES[@]}"; do
 	# a name, not a path: configs/plans/ci.json is a plan, not a study
 	[[ $s =~ ^[a-z0-9][a-z0-9-]*$ ]] || bad "--only: '$s' is not a study name (letters, digits, '-')"
-	[ -f "$REPO/configs/$s.json" ] || bad "no configs/$s.json"
+	[ -f "$REPO/configs/studies/$s.json" ] || bad "no configs/studies/$s.json"
+	files+=("configs/studies/$s.json")
 done
 if [ -e "$OUT" ] && [ ! -d "$OUT" ]; then bad "--out $OUT: exists and is not a directory"; fi
 make -C "$REPO" -s
-mkdir -p "$OUT"
+
+# The study files, validated (a bad one: its file and key, exit 2) and
+# read into one table per key, indexed by study (and place).
+declare -A CONFIG QUESTION SBOOTS TIMEOUT SPLACES VMARGS WITHIN BASELINES METRICS PREEMPT VARIANT
+tsv=$(cd "$REPO" && "$SB" study --tsv "${files[@]}") || exit $?
+while IFS=$'\t' read -r kind s a b c d; do
+	case $kind in
+	study) CONFIG[$s]=$a QUESTION[$s]=$b SBOOTS[$s]=$c TIMEOUT[$s]=$d ;;
+	place) SPLACES[$s]+="$a " PREEMPT[$s:$a]=$b VARIANT[$s:$a]=$c ;;
+	vmarg) VMARGS[$s]+="$a"$'\n' ;;
+	within) WITHIN[$s]+="$a " ;;
+	baseline) BASELINES[$s]+="$a " ;;
+	metric) METRICS[$s]+="$a " ;;
+	esac
+done <<<"$tsv"
+
+# x COMMAND...: runs it, or under --plan prints it after $PFX, with the
+# checkout's path left out.
+PFX=""
+x() {
+	if [ -z "$PLAN" ]; then
+		"$@"
+		return
+	fi
+	local a line=$PFX
+	for a in "$@"; do
+		a=${a//"$REPO"\//}
+		line+=" $(printf '%q' "$a")"
+	done
+	echo "$line"
+}
 
 # Where the rerun is: a line per step (study i of N, guest or host, elapsed,
 # time left).  The estimate is the configs' planned windows (run --dry-run)
 # scaled, once a step has finished, by how long the finished steps took
 # against their plan; the guest adds a boot and the kernel's selftest.
 VM_OVERHEAD_S=40
-planned() { # planned seconds of configs/$1.json in place $2
+planned() { # planned seconds of study $1's config in place $2
 	local p
-	p=$("$SB" run --config "$REPO/configs/$1.json" --dry-run 2>&1 >/dev/null |
-		sed -n 's/.* runs, \([0-9]*\) s planned$/\1/p')
+	p=$("$SB" run --config "$REPO/${CONFIG[$1]}" --dry-run 2>&1 >/dev/null |
+		sed -n 's/.* runs.*, \([0-9]*\) s planned$/\1/p')
 	[ "$2" = host ] || p=$((${p:-0} + VM_OVERHEAD_S))
 	echo "${p:-0}"
 }
-# The preemption models a study runs under in the guest, one boot each
-# (vm.sh --preempt; the harness records the model in force in
-# meta.preemption).  Linux 7.3 on x86 offers full and lazy only.  Empty:
-# one boot under the kernel's default, the result named NAME-vm.json.
-models() {
-	case $1 in
-	contention) echo lazy full ;;
-	preempt-regression) echo none voluntary lazy full ;;
-	*) echo "" ;;
-	esac
-}
-# The guest kernel variant a model needs: none and voluntary are gone from
-# 7.x on x86 (7dadeaa6e851) and need the variant "none" (vm.sh --variant
-# none, kernel/build.sh --variant none); the others run on the default.
-variant_for() {
-	case $1 in
-	none | voluntary) echo none ;;
-	*) echo default ;;
-	esac
-}
-# Where study $1 runs: "host", "vm" or one "vm-MODEL" per model.
+# The places study $1 runs in this time: "host", "vm" or "vm-MODEL".
 places() {
-	local w m
-	for w in "${WHERE[@]+"${WHERE[@]}"}"; do
-		if [ "$w" = vm ] && [ -n "$(models "$1")" ]; then
-			for m in $(models "$1"); do echo "vm-$m"; done
-		else
-			echo "$w"
-		fi
+	local p
+	for p in ${SPLACES[$1]}; do
+		case " ${WHERE[*]+"${WHERE[*]}"} " in *" ${p%%-*} "*) echo "$p" ;; esac
 	done
 }
+# The guest results of study $1, whether they run this time or not.
+vm_places() {
+	local p
+	for p in ${SPLACES[$1]}; do [ "$p" = host ] || echo "$p"; done
+}
+boots() { # boots STUDY PLACE: how many results the place writes
+	if [ "$2" = host ]; then echo 1; else echo "${BOOTS:-${SBOOTS[$1]}}"; fi
+}
+result() { # result STUDY PLACE K: the file, from DIR
+	if [ "$3" -gt 1 ]; then echo "boots/$1-$2-$3.json"; else echo "$1-$2.json"; fi
+}
+vm_opts() { # vm_opts STUDY PLACE: vm.sh's options beside --config and --out
+	local -a o=(--timeout "${TIMEOUT[$1]}" --meta "study=$1")
+	[ "$2" = vm ] || o+=(--preempt "${PREEMPT[$1:$2]}" --variant "${VARIANT[$1:$2]}")
+	local a
+	while IFS= read -r a; do [ -z "$a" ] || o+=("$a"); done <<<"${VMARGS[$1]-}"
+	printf '%s\n' "${o[@]}"
+}
 steps=() plan=()
+declare -A WILL # the files the steps write (--plan: reports over them)
 for s in "${STUDIES[@]}"; do
 	for w in $(places "$s"); do
-		n=1
-		[ "$w" = host ] || n=$BOOTS
+		n=$(boots "$s" "$w")
 		for ((k = 1; k <= n; k++)); do
 			steps+=("$s:$w:$k")
 			plan+=("$(planned "$s" "$w")")
+			WILL[$(result "$s" "$w" "$k")]=1
 		done
+		# vm.sh checks the guest's options itself before anything runs:
+		# a study's vm_args typo would otherwise end its boot.
+		if [ "$w" != host ]; then
+			readarray -t o < <(vm_opts "$s" "$w")
+			"$REPO/scripts/vm.sh" --config "$REPO/${CONFIG[$s]}" --out check.json "${o[@]}" \
+				--check-options || bad "configs/studies/$s.json: refused by scripts/vm.sh (above)"
+		fi
 	done
 done
+[ -n "$PLAN" ] || mkdir -p "$OUT"
 nsteps=${#steps[@]} step=0 done_plan=0 done_real=0 t_start=$(date +%s)
 eta() { # seconds left before step $1 (0-based) starts
 	local i left=0
@@ -148,139 +198,123 @@ on_exit() {
 trap on_exit EXIT
 [ "$nsteps" = 0 ] || echo "studies.sh: $nsteps steps, about $(fmt_s "$(eta 0)") planned" >&2
 
-# The workloads each study's --within comparisons are relative to.
-baselines() {
-	case $1 in
-	rostedt-2023) echo spin-tas slice-dry ;;
-	interference) echo spin-tas ;;
-	guzik-question) echo adaptive slice-adaptive-dry ;;
-	contention) echo spin-tas mcs+none adaptive ;;
-	preempt-regression) echo spin-tas pg-spin+none ;;
-	*) echo "" ;;
+# have FILE: the result is in DIR, or (--plan) a step writes it
+have() { [ -f "$OUT/$1" ] || { [ -n "$PLAN" ] && [ -n "${WILL[$1]-}" ]; }; }
+
+run_step() { # run_step STUDY PLACE K N
+	local s=$1 w=$2 k=$3 n=$4 f where
+	f=$OUT/$(result "$s" "$w" "$k")
+	case $w in
+	host) where=host ;;
+	vm) where="guest, patched kernel" ;;
+	*) where="guest, patched kernel, variant ${VARIANT[$s:$w]}, preempt=${PREEMPT[$s:$w]}" ;;
 	esac
+	[ "$n" = 1 ] || where="$where, boot $k of $n"
+	PFX="step $((step + 1))/$nsteps $s $w:"
+	[ -n "$PLAN" ] || [ "$k" = 1 ] || mkdir -p "$OUT/boots"
+	[ -n "$PLAN" ] ||
+		echo "studies.sh: [$((step + 1))/$nsteps] $s ($where): elapsed $(fmt_s $(($(date +%s) - t_start))), about $(fmt_s "$(eta "$step")") left" >&2
+	t0=$(date +%s)
+	if [ "$w" != host ]; then
+		readarray -t o < <(vm_opts "$s" "$w")
+		x "$REPO/scripts/vm.sh" --config "$REPO/${CONFIG[$s]}" --out "$f" "${o[@]}"
+	else
+		(cd "$REPO" && x "$SB" run --config "${CONFIG[$s]}" --out "$f" --force --quiet \
+			--meta "study=$s")
+		# A published result keeps the host's kernel release and
+		# config, not its boot command line (site-specific).
+		[ -n "$PLAN" ] ||
+			{ jq '.meta.cmdline = "(omitted in published results)"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"; }
+	fi
+	took=$(($(date +%s) - t0))
+	[ -n "$PLAN" ] ||
+		echo "studies.sh: [$((step + 1))/$nsteps] $s ($where) took $(fmt_s "$took") (planned $(fmt_s "${plan[step]}"))" >&2
+	done_plan=$((done_plan + plan[step])) done_real=$((done_real + took))
+	step=$((step + 1))
 }
 
-# The victim's latency, compared beside the throughput where a study has
-# a victim (compare's metric names).
-latency_metrics() {
-	case $1 in
-	interference) echo victim_p99 ;;
-	*) echo "" ;;
-	esac
+# The comparisons and plots of study $1, from inside DIR with bare file
+# names: the reports name the files, never the directory they were made in.
+reports() {
+	local s=$1 v b m fmt nf k j
+	PFX="report $s:"
+	[ -n "$PLAN" ] || { cd "$OUT" && mkdir -p compare; }
+	local -a vms within ins bl q noise
+	readarray -t vms < <(vm_places "$s")
+	within=()
+	for v in ${WITHIN[$s]-}; do
+		if [ "$v" = vm ]; then within+=("${vms[@]}"); else within+=(host); fi
+	done
+	for v in "${within[@]+"${within[@]}"}"; do
+		have "$s-$v.json" || continue
+		# The other boots of this place, as the run-to-run noise.
+		noise=()
+		for ((k = 2; k <= 99; k++)); do
+			nf=boots/$s-$v-$k.json
+			if have "$nf"; then noise+=(--noise "$nf"); fi
+		done
+		for b in ${BASELINES[$s]-}; do
+			for fmt in markdown json; do
+				x "$SB" compare --within "$s-$v.json" --baseline "$b" -f $fmt \
+					"${noise[@]+"${noise[@]}"}" -o "compare/$s-within-$v-$b.${fmt/markdown/md}"
+			done
+			# Each further metric (a victim's latency) in its own tables:
+			# its own Holm family beside the throughput's.
+			for m in ${METRICS[$s]-}; do
+				for fmt in markdown json; do
+					x "$SB" compare --within "$s-$v.json" --baseline "$b" -m "$m" -f $fmt \
+						"${noise[@]+"${noise[@]}"}" \
+						-o "compare/$s-within-$v-$b-$m.${fmt/markdown/md}"
+				done
+			done
+		done
+	done
+	for v in "${vms[@]+"${vms[@]}"}"; do
+		if have "$s-$v.json" && have "$s-host.json"; then
+			for fmt in markdown json; do
+				x "$SB" compare "$s-host.json" "$s-$v.json" -f $fmt \
+					-o "compare/$s-host-vs-$v.${fmt/markdown/md}"
+			done
+		fi
+		# The A/A checks of the study's dry controls (compare's
+		# aa_checks), beside the verdicts that rest on them: one report
+		# per guest place, from the first baseline that has them.
+		[ -z "$PLAN" ] || continue
+		for b in ${BASELINES[$s]-}; do
+			j=compare/$s-within-$v-$b.json
+			[ -f "$j" ] || continue
+			jq -r --arg s "$s" --arg v "$v" '.aa_checks[] | "studies.sh: A/A \($s) (\($v)): \(.control) vs \(.real) at \(.nthreads) threads: \(.verdict) (ratio \(.ratio // "none"))"' "$j" >&2
+			break
+		done
+	done
+	# The same points under two preemption models, paired.
+	if [ "${#vms[@]}" = 2 ] && have "$s-${vms[0]}.json" && have "$s-${vms[1]}.json"; then
+		for fmt in markdown json; do
+			x "$SB" compare "$s-${vms[0]}.json" "$s-${vms[1]}.json" -f $fmt \
+				-o "compare/$s-${vms[0]#vm-}-vs-${vms[1]#vm-}.${fmt/markdown/md}"
+		done
+	fi
+	ins=()
+	for v in "${vms[@]+"${vms[@]}"}" host; do
+		if have "$s-$v.json"; then ins+=("$s-$v.json"); fi
+	done
+	# --reports-only over a directory without this study's results.
+	if [ "${#ins[@]}" = 0 ]; then
+		echo "studies.sh: $s: no result in $OUT: no comparisons, no plots" >&2
+		return 0
+	fi
+	bl=()
+	for b in ${BASELINES[$s]-}; do bl+=(--baseline "$b"); done
+	# The study's question: the report's verdict table and first figure.
+	q=()
+	[ "${QUESTION[$s]}" = - ] || q=(--question "$REPO/${QUESTION[$s]}")
+	x "$SB" plot "${ins[@]}" "${bl[@]+"${bl[@]}"}" "${q[@]+"${q[@]}"}" --out "plots/$s"
 }
 
 for s in "${STUDIES[@]}"; do
 	for w in $(places "$s"); do
-		n=1
-		[ "$w" = host ] || n=$BOOTS
-		for ((k = 1; k <= n; k++)); do
-			f=$OUT/$s-$w.json
-			if [ "$k" -gt 1 ]; then
-				mkdir -p "$OUT/boots"
-				f=$OUT/boots/$s-$w-$k.json
-			fi
-			case $w in
-			host) where=host ;;
-			vm) where="guest, patched kernel" ;;
-			*) where="guest, patched kernel, variant $(variant_for "${w#vm-}"), preempt=${w#vm-}" ;;
-			esac
-			[ "$n" = 1 ] || where="$where, boot $k of $n"
-			echo "studies.sh: [$((step + 1))/$nsteps] $s ($where): elapsed $(fmt_s $(($(date +%s) - t_start))), about $(fmt_s "$(eta "$step")") left" >&2
-			t0=$(date +%s)
-			if [ "$w" != host ]; then
-				pre=()
-				[ "$w" = vm ] || pre=(--preempt "${w#vm-}" --variant "$(variant_for "${w#vm-}")")
-				"$REPO/scripts/vm.sh" --config "$REPO/configs/$s.json" --out "$f" --timeout 1500 \
-					--meta "study=$s" "${pre[@]+"${pre[@]}"}"
-			else
-				(cd "$REPO" && "$SB" run --config "configs/$s.json" --out "$f" --force --quiet \
-					--meta "study=$s")
-				# A published result keeps the host's kernel release and
-				# config, not its boot command line (site-specific).
-				jq '.meta.cmdline = "(omitted in published results)"' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
-			fi
-			took=$(($(date +%s) - t0))
-			echo "studies.sh: [$((step + 1))/$nsteps] $s ($where) took $(fmt_s "$took") (planned $(fmt_s "${plan[step]}"))" >&2
-			done_plan=$((done_plan + plan[step])) done_real=$((done_real + took))
-			step=$((step + 1))
-		done
+		n=$(boots "$s" "$w")
+		for ((k = 1; k <= n; k++)); do run_step "$s" "$w" "$k" "$n"; done
 	done
-	# From inside DIR, with bare file names: the reports name the files,
-	# never the directory they were made in.
-	(
-		cd "$OUT"
-		mkdir -p compare
-		vms=()
-		for m in $(models "$s"); do vms+=("vm-$m"); done
-		[ "${#vms[@]}" -gt 0 ] || vms=(vm)
-		# contention's dry controls run on the host too: there they are
-		# the cost of the request's stores on real CPUs.
-		within=("${vms[@]}")
-		[ "$s" != contention ] || within+=(host)
-		for v in "${within[@]}"; do
-			# The other boots of this place, as the run-to-run noise.
-			noise=()
-			for nf in boots/"$s-$v"-[0-9]*.json; do
-				[ -f "$nf" ] && noise+=(--noise "$nf")
-			done
-			for b in $(baselines "$s"); do
-				[ -f "$s-$v.json" ] || continue
-				for fmt in markdown json; do
-					"$SB" compare --within "$s-$v.json" --baseline "$b" -f $fmt \
-						"${noise[@]+"${noise[@]}"}" \
-						-o "compare/$s-within-$v-$b.${fmt/markdown/md}"
-				done
-			done
-			# Latency metrics of a study with a victim, in their own
-			# tables (their own Holm family beside the throughput's).
-			for m in $(latency_metrics "$s"); do
-				for b in $(baselines "$s"); do
-					[ -f "$s-$v.json" ] || continue
-					for fmt in markdown json; do
-						"$SB" compare --within "$s-$v.json" --baseline "$b" -m "$m" -f $fmt \
-							"${noise[@]+"${noise[@]}"}" \
-							-o "compare/$s-within-$v-$b-$m.${fmt/markdown/md}"
-					done
-				done
-			done
-			if [ "$v" != host ] && [ -f "$s-$v.json" ] && [ -f "$s-host.json" ]; then
-				for fmt in markdown json; do
-					"$SB" compare "$s-host.json" "$s-$v.json" -f $fmt \
-						-o "compare/$s-host-vs-$v.${fmt/markdown/md}"
-				done
-			fi
-		done
-		# The A/A checks of the study's dry controls (compare's aa_checks),
-		# beside the verdicts that rest on them: one report per guest
-		# model, from the first baseline that has them.
-		for v in "${vms[@]}"; do
-			for b in $(baselines "$s"); do
-				j=compare/$s-within-$v-$b.json
-				[ -f "$j" ] || continue
-				jq -r --arg s "$s" --arg v "$v" '.aa_checks[] | "studies.sh: A/A \($s) (\($v)): \(.control) vs \(.real) at \(.nthreads) threads: \(.verdict) (ratio \(.ratio // "none"))"' "$j" >&2
-				break
-			done
-		done
-		# The same points under two preemption models, paired.
-		if [ "${#vms[@]}" = 2 ] && [ -f "$s-${vms[0]}.json" ] && [ -f "$s-${vms[1]}.json" ]; then
-			for fmt in markdown json; do
-				"$SB" compare "$s-${vms[0]}.json" "$s-${vms[1]}.json" -f $fmt \
-					-o "compare/$s-${vms[0]#vm-}-vs-${vms[1]#vm-}.${fmt/markdown/md}"
-			done
-		fi
-		ins=()
-		for w in "${vms[@]}" host; do [ -f "$s-$w.json" ] && ins+=("$s-$w.json"); done
-		bl=()
-		for b in $(baselines "$s"); do bl+=(--baseline "$b"); done
-		# --reports-only over a directory without this study's results.
-		if [ "${#ins[@]}" = 0 ]; then
-			echo "studies.sh: $s: no result in $OUT: no comparisons, no plots" >&2
-			exit 0
-		fi
-		# The study's question (configs/questions/NAME.json): the report's
-		# verdict table and first figure.
-		q=()
-		[ ! -f "$REPO/configs/questions/$s.json" ] || q=(--question "$REPO/configs/questions/$s.json")
-		"$SB" plot "${ins[@]}" "${bl[@]+"${bl[@]}"}" "${q[@]+"${q[@]}"}" --out "plots/$s"
-	)
+	(reports "$s")
 done

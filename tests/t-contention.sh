@@ -163,4 +163,4 @@ check "contention: no other study ran" test -z "$(find "$S" -name 'rostedt*' -o 
 scripts/studies.sh --reports-only --only contention,nosuch --out "$S" >/dev/null 2>"$TMP/st2.err"
 rc=$?
 check "contention: an unknown study is refused with exit 2 (rc=$rc)" test "$rc" -eq 2
-check "contention: ... naming it" grep -q 'no configs/nosuch.json' "$TMP/st2.err"
+check "contention: ... naming it" grep -q 'no configs/studies/nosuch.json' "$TMP/st2.err"
