@@ -288,9 +288,11 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 	int wall = !strcmp(pp.metric_from, "wall");
 	int into_server = !strcmp(pp.preload_into, "server");
 	struct ps_job job = { .placement = ops->preload, .dry = ops->dry };
-	if (ps_prepare(&job, &p, pp.command, pp.server, into_server, err, sizeof(err))) {
+	int prc = ps_prepare(&job, &p, pp.command, pp.server, into_server, err, sizeof(err));
+
+	if (prc) {
 		ps_free(&job);
-		return status(res, "failed", err);
+		return status(res, prc == -2 ? "unsupported" : "failed", err);
 	}
 	json_object_set_new(res, "nthreads", json_integer(job.nthreads));
 	if (job.lib)
