@@ -25,10 +25,14 @@ SB_LDFLAGS := -fsanitize=$(SAN)
 else
 BUILD    := build
 endif
-# harness/: the run engine; report/: the report verbs (compare, plot,
-# validate); locks/: the lock algorithms; workloads/: the registry and the
-# program workloads.
-HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+# The folders are layers, lowest first (tests/t-layers.sh keeps each to
+# including its own and lower ones): lib/ helpers of both sides; os/ the
+# kernel and the machine (rseq, counters, tracing, topology, clocks);
+# core/ the workload contract and the thread loop; locks/ the lock
+# algorithms; workloads/ the registry and the program workloads; engine/
+# a run; report/ the report verbs (compare, plot, validate); cli/ the
+# command line and the verbs that are not the run.
+HARNESS_SRC := $(filter-out cli/main.c,$(wildcard lib/*.c os/*.c core/*.c engine/*.c cli/*.c))
 REPORT_SRC  := $(wildcard report/*.c)
 WL_SRC      := $(wildcard locks/*.c) $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
 LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC))
@@ -58,7 +62,7 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 # revision older than the code that produced them.
 REV_STAMP := $(shell mkdir -p $(BUILD) && (echo '$(GIT_REV)' | cmp -s - $(BUILD)/.rev || \
 	echo '$(GIT_REV)' >$(BUILD)/.rev) && echo $(BUILD)/.rev)
-$(BUILD)/harness/main.o $(BUILD)/harness/sysinfo.o: $(REV_STAMP)
+$(BUILD)/cli/main.o $(BUILD)/os/sysinfo.o: $(REV_STAMP)
 
 # The flexguard lock's sched_switch program (locks/bpf/), built for the BPF
 # target and embedded into fgload.o with .incbin; the asm/ headers of the
@@ -71,12 +75,12 @@ $(BPF_OBJ): locks/bpf/fgswitch.bpf.c locks/bpf/fgshared.h | $(BUILD)/.deps-ok
 $(BUILD)/locks/fgload.o: $(BPF_OBJ)
 $(BUILD)/locks/fgload.o: CPPFLAGS += -DFG_BPF_OBJ='"$(BPF_OBJ)"'
 
-$(BUILD)/slicebench: $(BUILD)/harness/main.o $(LIB_OBJ)
+$(BUILD)/slicebench: $(BUILD)/cli/main.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The preload library (preload/): position-independent copies of the rseq
 # registration and the reasons, loaded into programs the suite never built.
-PRELOAD_SRC := $(wildcard preload/*.c) harness/slice.c harness/slicewhy.c
+PRELOAD_SRC := $(wildcard preload/*.c) os/slice.c os/slicewhy.c
 $(BUILD)/pic/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(SB_CFLAGS) -fPIC -fvisibility=hidden $(CFLAGS) -c -o $@ $<
@@ -99,7 +103,7 @@ $(BUILD)/faults/%.o: workloads/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DSB_FAULTS $(SB_CFLAGS) $(CFLAGS) $(SAN_CFLAGS) -c -o $@ $<
 
-$(BUILD)/slicebench-faults: $(BUILD)/harness/main.o $(FAULT_OBJ)
+$(BUILD)/slicebench-faults: $(BUILD)/cli/main.o $(FAULT_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ)

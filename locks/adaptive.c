@@ -1,6 +1,6 @@
 /* adaptive - bounded spinning, then FUTEX_WAIT on the 3-state word
  * (adaptive.h). */
-#include "../harness/loop.h"
+#include "../core/loop.h"
 #include "adaptive.h"
 
 WL_DEFINE_LOOPS(adaptive)

@@ -5,7 +5,7 @@
 
 #include <immintrin.h>
 
-#include "../harness/workload.h"
+#include "../core/workload.h"
 #include "futex.h"
 
 struct adaptive_lock {

@@ -1,5 +1,5 @@
 /* fgload.c - load, check and attach the sched_switch program, and say why
- * not (harness/bpfwhy.c) where the kernel or the process refuses.
+ * not (os/bpfwhy.c) where the kernel or the process refuses.
  *
  * The object is built by the Makefile (clang -target bpf) and embedded
  * here with .incbin, so the binary needs no file at run time; a build
@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -18,7 +19,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "../harness/bpfwhy.h"
+#include "../os/bpfwhy.h"
 
 #ifdef FG_BPF_OBJ
 __asm__(".pushsection .rodata\n.balign 8\n.globl fg_obj_start\n.hidden fg_obj_start\n"
@@ -36,18 +37,32 @@ static struct {
 	struct fg_slot *slots;
 	struct fg_count *count;
 	int watched[FG_MAX_THREADS]; /* tid per slot, 0 when none */
-	char last[160];		     /* libbpf's last warning (the verifier's verdict) */
+	char first[160];	     /* libbpf's first warning (what failed first) */
+	char last[352];		     /* the first and the last (the verifier's verdict) */
 } fg;
 
 static int fg_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[sizeof(fg.last)];
+	char line[160];
 
 	if (level != LIBBPF_WARN)
 		return 0;
+	if (getenv("SLICEBENCH_BPF_LOG")) { /* the whole text, the verifier's log too */
+		va_list cp;
+
+		va_copy(cp, ap);
+		vfprintf(stderr, fmt, cp);
+		va_end(cp);
+	}
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = 0;
-	if (*line)
+	if (!*line)
+		return 0;
+	if (!*fg.first)
+		snprintf(fg.first, sizeof(fg.first), "%s", line);
+	if (strcmp(fg.first, line))
+		snprintf(fg.last, sizeof(fg.last), "%s ... %s", fg.first, line);
+	else
 		snprintf(fg.last, sizeof(fg.last), "%s", line);
 	return 0;
 }
@@ -98,7 +113,6 @@ static int fg_load(struct bpf_facts *f)
 	f->step = BS_BUILD;
 	return -1;
 #else
-	struct bpf_map *ro;
 	char detail[160] = "";
 	int rc;
 
@@ -107,18 +121,6 @@ static int fg_load(struct bpf_facts *f)
 	if (!fg.obj) {
 		f->step = BS_OPEN;
 		f->err = errno;
-		return -1;
-	}
-	/* The program skips other processes' outgoing tasks by tgid, its
-	 * only constant (.rodata holds nothing else). */
-	__u32 tgid = (__u32)getpid();
-	size_t sz = 0;
-
-	if (!(ro = bpf_object__find_map_by_name(fg.obj, ".rodata")) ||
-	    !bpf_map__initial_value(ro, &sz) || sz != sizeof(tgid) ||
-	    bpf_map__set_initial_value(ro, &tgid, sizeof(tgid))) {
-		f->step = BS_OPEN;
-		f->err = EINVAL;
 		return -1;
 	}
 	if ((rc = bpf_object__load(fg.obj))) {
@@ -134,6 +136,8 @@ static int fg_load(struct bpf_facts *f)
 		f->err = errno;
 		return -1;
 	}
+	/* The program skips other processes' outgoing tasks by tgid. */
+	fg.count->tgid = (__u32)getpid();
 	if (fg_check_format(detail, sizeof(detail))) {
 		snprintf(fg.last, sizeof(fg.last), "%s", detail);
 		f->step = BS_FORMAT;

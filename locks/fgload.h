@@ -9,7 +9,7 @@
 #include "bpf/fgshared.h"
 
 /* Loads and attaches the program (once: later calls return the first
- * answer).  0, or -errno with the reason (harness/bpfwhy.c) in why. */
+ * answer).  0, or -errno with the reason (os/bpfwhy.c) in why. */
 int fgb_open(char *why, size_t len);
 /* Detaches and unloads it (selfbench's unloaded arm); fgb_open loads anew. */
 void fgb_close(void);

@@ -17,7 +17,7 @@
  * It also counts a holder that blocks (a page fault's I/O) as off its CPU,
  * where FlexGuard counts preemptions only: either way it is not running.
  *
- * Without the program (no BPF here: harness/bpfwhy.c says why) the run is
+ * Without the program (no BPF here: os/bpfwhy.c says why) the run is
  * "unsupported" rather than a plain MCS run under this name.  The
  * detector key's other values are its controls: 0, never blocked (the
  * same code spinning throughout), 2, always blocked (every waiter sleeps
@@ -25,7 +25,7 @@
 #include <errno.h>
 #include <immintrin.h>
 
-#include "../harness/loop.h"
+#include "../core/loop.h"
 #include "fgload.h"
 #include "futex.h"
 

@@ -3,7 +3,7 @@
  * (rt_mutex).  The kernel's own answer to holder preemption. */
 #include <errno.h>
 
-#include "../harness/loop.h"
+#include "../core/loop.h"
 #include "futex.h"
 
 /* The kernel hands the lock over inside FUTEX_UNLOCK_PI/FUTEX_LOCK_PI, where

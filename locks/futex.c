@@ -1,6 +1,6 @@
 /* futex - the 3-state futex mutex of futex.h: one CAS uncontended, sleep in
  * the kernel when contended. */
-#include "../harness/loop.h"
+#include "../core/loop.h"
 #include "futex.h"
 
 WL_DEFINE_LOOPS(futex)

@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../harness/policy.h"
+#include "../core/policy.h"
 
 static inline long futex_call(_Atomic uint32_t *uaddr, int op, uint32_t val)
 {

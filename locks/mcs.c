@@ -6,7 +6,7 @@
  * wl_thread.slot. */
 #include <immintrin.h>
 
-#include "../harness/loop.h"
+#include "../core/loop.h"
 
 struct mcs_node {
 	_Atomic(struct mcs_node *) next;

@@ -2,7 +2,7 @@
  * abusers' carrier) and sleep (idle: 1 ms asleep per operation, the
  * baseline of a victim-latency study).  Not locks, so no trylock and no
  * POL_REARM. */
-#include "../harness/loop.h"
+#include "../core/loop.h"
 
 struct no_lock {
 	int unused;

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../harness/loop.h"
+#include "../core/loop.h"
 
 /* s_lock.c's bounds and its delay schedule, in microseconds. */
 #define PGS_MIN_SPINS_PER_DELAY 10

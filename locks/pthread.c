@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../harness/loop.h"
+#include "../core/loop.h"
 
 struct pt_lock {
 	_Alignas(64) pthread_mutex_t m;

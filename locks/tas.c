@@ -1,5 +1,5 @@
 /* tas - the test-and-test-and-set spinlock of tas.h. */
-#include "../harness/loop.h"
+#include "../core/loop.h"
 #include "tas.h"
 
 WL_DEFINE_LOOPS(tas)

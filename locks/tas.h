@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../harness/workload.h"
+#include "../core/workload.h"
 
 struct tas_lock {
 	_Alignas(64) _Atomic uint32_t word;

@@ -2,7 +2,7 @@
  * preempted holder (or a preempted next-in-line) waits for it. */
 #include <immintrin.h>
 
-#include "../harness/loop.h"
+#include "../core/loop.h"
 
 struct ticket_lock {
 	_Alignas(64) _Atomic uint32_t next;

@@ -30,7 +30,7 @@
  * pthread_cond_clockwait - and statically linked programs.
  *
  * Where the kernel lacks the extension the real modes refuse: the reason
- * (harness/slicewhy.c) goes to stderr and to the stats file, and the
+ * (os/slicewhy.c) goes to stderr and to the stats file, and the
  * process exits with status 2 before main() runs. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -43,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../harness/slice.h"
+#include "../os/slice.h"
 #include "slicepreload.h"
 
 #define TLS __attribute__((tls_model("initial-exec")))

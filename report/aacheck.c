@@ -27,7 +27,7 @@
 #include "cmppair.h"
 #include "cmppower.h"
 #include "resload.h"
-#include "../harness/stats.h"
+#include "../lib/stats.h"
 
 #include <gsl/gsl_cdf.h>
 

@@ -17,7 +17,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "../harness/stats.h"
+#include "../lib/stats.h"
 #include "resload.h"
 
 /* Rows of two reports are the same comparison when these agree. */

@@ -5,10 +5,10 @@
 
 #include <string.h>
 
-#include "../harness/keys.h"
+#include "../core/keys.h"
 #include "resload.h"
 #include "textfmt.h"
-#include "../harness/workload.h"
+#include "../core/workload.h"
 
 /* Run keys that do not define a point: how long or how often it was
  * measured, what was kept, and the watchdog.  Pairing ignores them.  The

@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "resload.h"
-#include "../harness/stats.h"
+#include "../lib/stats.h"
 
 #define NUM(x) (isfinite(x) ? json_real(x) : json_null())
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/cliopt.h"
-#include "../harness/exitcodes.h"
+#include "../lib/cliopt.h"
+#include "../lib/exitcodes.h"
 #include "cmpnoise.h"
 #include "outfile.h"
 #include "resload.h"

@@ -21,16 +21,16 @@
 #include "calfloor.h"
 #include "cmppair.h"
 #include "cmppower.h"
-#include "../harness/fields.h"
-#include "../harness/keys.h"
+#include "../lib/fields.h"
+#include "../core/keys.h"
 #include "resload.h"
-#include "../harness/stats.h"
+#include "../lib/stats.h"
 #include "textfmt.h"
 
 /* A latency: one percentile of a distribution in a repetition (rep_<id>)
  * and in the summary (s_<id>); lower is better, and the median of the
  * repetitions is shown (one slow repetition moves a tail's mean).  The
- * paths are the field table's (harness/fields.h). */
+ * paths are the field table's (lib/fields.h). */
 #define LATENCY(name, id, help) { name, fld_##id, NULL, fld_s_##id, "ns", 1, 1, help }
 
 const struct cmp_metric cmp_metrics[] = {

@@ -10,7 +10,7 @@
 
 struct cmp_metric {
 	const char *name;
-	/* field names of harness/fields.h */
+	/* field names of lib/fields.h */
 	const char *rep_path; /* inside a repetition */
 	const char *div_path; /* if set, the value is rep_path / div_path */
 	const char *sum_path; /* inside the result (summary), when repetitions are missing */

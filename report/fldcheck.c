@@ -10,7 +10,7 @@
 #include "fldcheck.h"
 #include "resload.h"
 
-#include "../harness/fields.h"
+#include "../lib/fields.h"
 
 /* The tree over the table: full paths, parents, first child, next sibling;
  * index fld_count is the document itself. */

@@ -1,6 +1,6 @@
-/* fldcheck.h - a result document against the field table (harness/
- * fields.h): every value's JSON type, the fields a result's status
- * requires, and, when strict, any key the table does not declare. */
+/* fldcheck.h - a result document against the field table (lib/fields.h):
+ * every value's JSON type, the fields a result's status requires, and,
+ * when strict, any key the table does not declare. */
 #ifndef SB_FLDCHECK_H
 #define SB_FLDCHECK_H
 

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../harness/outpath.h"
+#include "../lib/outpath.h"
 
 struct plot *plot_new(struct plotctx *c, const char *name, const char *title, const char *tmpl,
 		      const char *caption)

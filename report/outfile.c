@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../harness/outpath.h"
+#include "../lib/outpath.h"
 
 FILE *outfile_open(struct outfile *o, const char *path, char *err, size_t len)
 {

@@ -5,7 +5,7 @@
  * failure is reported with its stderr and makes the verb exit 1. */
 #define _GNU_SOURCE
 #include "plot.h"
-#include "../harness/cliopt.h"
+#include "../lib/cliopt.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "compare.h"
-#include "../harness/exitcodes.h"
+#include "../lib/exitcodes.h"
 #include "forest.h"
 #include "gnuplot.h"
 #include "plothtml.h"

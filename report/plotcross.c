@@ -20,7 +20,7 @@
 
 #include "plotpanel.h"
 #include "resload.h"
-#include "../harness/stats.h"
+#include "../lib/stats.h"
 
 static int is_ok(const json_t *r)
 {

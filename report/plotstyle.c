@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../harness/policy.h"
+#include "../core/policy.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

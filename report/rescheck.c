@@ -1,5 +1,5 @@
 /* rescheck.c - a loaded result document against the result schema: the
- * field table's types and required fields (fldcheck.c, harness/fields.h),
+ * field table's types and required fields (fldcheck.c, lib/fields.h),
  * then what no type says: ranges, orderings, sums and the reasons a status
  * implies.  `validate` prints what this finds; compare
  * and plot refuse a file it finds anything in (resload.c), so no reader
@@ -14,7 +14,7 @@
 #include "fldcheck.h"
 #include "resload.h"
 
-#include "../harness/fields.h"
+#include "../lib/fields.h"
 
 struct vctx {
 	const char *who, *file;

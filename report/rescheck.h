@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 /* Checks doc (as res_load returns it) against the result schema
- * (harness/fields.h) and every result's invariants.  Prints one line per
+ * (lib/fields.h) and every result's invariants.  Prints one line per
  * defect on out, "WHO: FILE: results[I].KEY.PATH: what is wrong (got VALUE)",
  * FILE and I being where the result came from; returns the count.  strict:
  * a key the schema does not declare is a defect too. */

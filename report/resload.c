@@ -1,7 +1,7 @@
 /* resload.c - load and validate result files for compare and plot. */
 #define _GNU_SOURCE
 #include "resload.h"
-#include "../harness/exitcodes.h"
+#include "../lib/exitcodes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../harness/fields.h"
-#include "../harness/regfile.h"
+#include "../lib/fields.h"
+#include "../lib/regfile.h"
 #include "rescheck.h"
 
 json_t *res_get(const json_t *obj, const char *path)

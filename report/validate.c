@@ -1,5 +1,5 @@
 /* validate.c - `slicebench validate`: result files against the result
- * schema (harness/fields.h, docs/result-schema.md; rescheck.c).  For committed reference results and
+ * schema (lib/fields.h, docs/result-schema.md; rescheck.c).  For committed reference results and
  * for anyone who edits or generates result files by other means. */
 #include <stdio.h>
 #include <string.h>
@@ -7,9 +7,9 @@
 #include "rescheck.h"
 #include "resload.h"
 
-#include "../harness/cliopt.h"
-#include "../harness/exitcodes.h"
-#include "../harness/fields.h"
+#include "../lib/cliopt.h"
+#include "../lib/exitcodes.h"
+#include "../lib/fields.h"
 
 static const struct cli_cmd validate_cmd = {
 	.name = "validate",

@@ -3,7 +3,7 @@
  * loop function the harness runs for this workload (1 thread, cs_ns and
  * think_ns 0, one line: the simple shape, sampled one op in sample_every),
  * instantiated here from the same always-inline wl_loop() of
- * harness/loop.h by the same macro, with the same flags, on a 64-byte
+ * core/loop.h by the same macro, with the same flags, on a 64-byte
  * boundary as there.  So both arms execute the same instruction sequence
  * per operation at the same alignment, and the ratio of the two is an A/A
  * check of what the harness does around its loop: its process set-up,
@@ -27,9 +27,9 @@
 
 #include <jansson.h>
 
-#include "../harness/exitcodes.h"
-#include "../harness/keys.h"
-#include "../harness/loop.h"
+#include "../lib/exitcodes.h"
+#include "../core/keys.h"
+#include "../core/loop.h"
 #include "../locks/adaptive.h"
 #include "../locks/futex.h"
 #include "../locks/tas.h"

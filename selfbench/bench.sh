@@ -23,7 +23,7 @@ BUILD=${BUILD:-build}
 SB=$BUILD/slicebench
 BIN=$BUILD/selfbench
 mode=full outdir=results/bench out="" only="" min_share=""
-sections=(overhead hvb placement floor parity switch scale suite)
+sections=(overhead hvb placement floor parity switch probe scale suite)
 
 usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -140,6 +140,8 @@ floor_locks="{}"
 ! want parity || . selfbench/bench/parity.sh
 # shellcheck source=selfbench/bench/switch.sh
 ! want switch || . selfbench/bench/switch.sh
+# shellcheck source=selfbench/bench/probe.sh
+! want probe || . selfbench/bench/probe.sh
 # shellcheck source=selfbench/bench/scale.sh
 ! want scale || . selfbench/bench/scale.sh
 # shellcheck source=selfbench/bench/suite.sh

@@ -43,8 +43,15 @@ normdis() { # normdis BINARY FUNCTION
 			ins = ins rest
 			# Data by name alone: the comment names what a %rip operand
 			# reaches, and where a constant sits in .rodata is no matter.
+			# An unnamed constant (a .LC literal) is named by whatever
+			# symbol precedes it, which differs between the programs:
+			# an offset into a symbol reads as "<data>".
 			gsub(/-?0x[0-9a-f]+\(%rip\)/, "(%rip)", ins)
-			if (match(ins, /#.*/)) { c = substr(ins, RSTART); gsub(/\+0x[0-9a-f]+/, "", c); ins = substr(ins, 1, RSTART - 1) c }
+			if (match(ins, /#.*/)) {
+				c = substr(ins, RSTART)
+				if (c ~ /\+0x[0-9a-f]+>/) c = "# <data>"
+				ins = substr(ins, 1, RSTART - 1) c
+			}
 			gsub(/ +/, " ", ins)
 			printf "%d\t%s\n", hex(a) - base, ins
 		}'

@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-#include "../harness/exitcodes.h"
-#include "../harness/stats.h"
+#include "../lib/exitcodes.h"
+#include "../lib/stats.h"
 
 int main(void)
 {

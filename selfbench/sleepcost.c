@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include "../harness/exitcodes.h"
+#include "../lib/exitcodes.h"
 
 static double now_ns(void)
 {

@@ -26,7 +26,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <jansson.h>
 
-#include "../harness/exitcodes.h"
+#include "../lib/exitcodes.h"
 #include "../locks/fgload.h"
 
 enum arm { ARM_OFF, ARM_LOADED, ARM_WATCHED, ARMS };

@@ -8,9 +8,9 @@
 
 #include <jansson.h>
 
-#include "../harness/exitcodes.h"
-#include "../harness/results.h"
-#include "../harness/stats.h"
+#include "../lib/exitcodes.h"
+#include "../engine/results.h"
+#include "../lib/stats.h"
 
 static double now_s(void)
 {

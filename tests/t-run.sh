@@ -20,8 +20,8 @@ for k in suite_version git_revision utc host kernel.release cmdline kconfig pree
 	check "run: meta.$k present" q ".meta.$k != null"
 done
 check "run: config is embedded" q '.config.name == "ci"'
-check "run: the nine lock workloads and the six placements present" \
-	q '[.results[].workload] | unique | length == 15'
+check "run: the nine lock workloads and the eight placements present" \
+	q '[.results[].workload] | unique | length == 17'
 check "run: every result has workload, params, status, reason" \
 	q 'all(.results[]; has("workload") and has("params") and has("status") and has("reason"))'
 check "run: ok results have per-repetition ops/s and per-thread ops summing up" \

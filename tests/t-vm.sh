@@ -171,6 +171,14 @@ if [ -f "$P" ]; then
 			| .summary.rseq_stats.sgrant] | if length == 1 then .[0] else -1 end' "$P")
 		check_jq "vm: $w at 4 threads per PU ok, exact, kernel grants > 0 (sgrant $g)" test "$g" -gt 0
 	done
+	# The FlexGuard-style lock loads its sched_switch program in the guest
+	# (root, BPF, no CONFIG_NET: libbpf's global-data probe fails there, so
+	# the program keeps no .rodata) and counts exactly with the request.
+	for w in flexguard+pre flexguard+rearm; do
+		st=$(jq -r --arg w "$w" '[.results[] | select(.workload == $w and .label == "placements")
+			| .status + (if .status == "ok" then (if all(.repetitions[]; .exclusion_ok) then " exact" else " inexact" end) else ": " + (.reason // "") end)] | join("; ")' "$P")
+		check_jq "vm: $w at 4 threads per PU loads its BPF program and counts exactly ($st)" test "$st" = "ok exact"
+	done
 	# Every run counts its critical sections on a shared line: at 8 threads
 	# per PU with noise this is the slice workloads' torture in the guest.
 	check "$P" "vm: slice torture at 8x with noise: exact counts in every repetition" \

@@ -5,7 +5,7 @@
 #ifdef SB_FAULTS
 #include <signal.h>
 
-#include "../harness/loop.h"
+#include "../core/loop.h"
 #include "../locks/tas.h"
 
 /* Thread 0 breaks after this many critical sections: after the warm-up

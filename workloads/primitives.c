@@ -12,8 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../harness/loop.h"
-#include "../harness/topo.h"
+#include "../core/loop.h"
+#include "../os/topo.h"
 #include "../locks/futex.h"
 
 struct prim_params {

@@ -28,12 +28,12 @@
 
 #include <stdatomic.h>
 
-#include "../harness/counters.h"
-#include "../harness/reap.h"
-#include "../harness/stats.h"
-#include "../harness/timing.h"
-#include "../harness/topo.h"
-#include "../harness/workload.h"
+#include "../os/counters.h"
+#include "../os/reap.h"
+#include "../lib/stats.h"
+#include "../os/timing.h"
+#include "../os/topo.h"
+#include "../core/workload.h"
 #include "progmetric.h"
 #include "progspawn.h"
 

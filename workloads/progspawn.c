@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../harness/timing.h"
-#include "../harness/topo.h"
+#include "../os/timing.h"
+#include "../os/topo.h"
 
 extern char **environ;
 

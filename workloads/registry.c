@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/policy.h"
+#include "../core/policy.h"
 
 #define WL_EXTERN(A, n, ...) extern const struct wl_lock wl_lock_##n;
 #define WL_ENTRY(A, n, ...) &wl_lock_##n,

@@ -19,10 +19,16 @@ struct fg_slot {
 };
 
 /* The one count waiters read: how many registered threads are switched
- * out with crit set, kept by the program. */
+ * out with crit set, kept by the program; and the process whose threads
+ * may be registered, written by user space after the load, before the
+ * attach.  Not a global constant: libbpf creates the .rodata map only
+ * where its global-data probe loads, a socket filter, and a kernel
+ * without CONFIG_NET (the suite's guest) has none. */
 struct fg_count {
 	__s64 off;
-	__u64 pad[7];
+	__u32 tgid;
+	__u32 pad0;
+	__u64 pad[6];
 };
 
 #endif

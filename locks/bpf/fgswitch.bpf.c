@@ -52,10 +52,6 @@ struct {
 	__uint(max_entries, 1);
 } fg_count SEC(".maps");
 
-/* The process whose threads may be registered, set before the load: the
- * outgoing task is the current one here, so other processes' switches
- * cost one helper call and a compare on that side. */
-const volatile __u32 fg_tgid = 0;
 
 static __always_inline struct fg_slot *fg_slot_of(__s32 pid)
 {
@@ -78,7 +74,9 @@ int fg_switch(struct fg_switch_rec *ctx)
 	/* A thread is switched in only after it was switched out (the
 	 * scheduler finishes the switch-out before the task can run
 	 * elsewhere), so one thread's two updates never race. */
-	if ((__u32)(bpf_get_current_pid_tgid() >> 32) == fg_tgid &&
+	/* The outgoing task is the current one here, so other processes'
+	 * switches cost one helper call and a compare on that side. */
+	if ((__u32)(bpf_get_current_pid_tgid() >> 32) == c->tgid &&
 	    (s = fg_slot_of(ctx->prev_pid)) && s->crit && !s->off) {
 		s->off = 1;
 		__sync_fetch_and_add(&c->off, 1);

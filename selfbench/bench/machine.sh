@@ -17,7 +17,7 @@ machine=$(jq -n --arg model "$(cpuinfo 'model name')" --arg fam "$(cpuinfo 'cpu 
 	  microcode: (if $mc == "" then null else $mc end),
 	  microcode_reason: (if $mc == "" then "no microcode line in /proc/cpuinfo (a virtual machine shows none)" else null end),
 	  compiler: $cc,
-	  alignment: {loop_function_bytes: 64, how: "__attribute__((aligned(WL_LOOP_ALIGN))) on each loop function (harness/loop.h); loops inside it at the compiler default, the same flags for both programs",
+	  alignment: {loop_function_bytes: 64, how: "__attribute__((aligned(WL_LOOP_ALIGN))) on each loop function (core/loop.h); loops inside it at the compiler default, the same flags for both programs",
 	              loops: $loops}}')
 times >"$W/times.txt" # here, not in a subshell: the subshell has no children
 jq -n --argjson w "$(jq -n "$(date +%s.%N) - $bench_t0")" --argjson b "$(jq -n "$(cpu_s) - $busy0")" \

@@ -34,6 +34,8 @@ table() { # table RESULT.json
 		"| parity with perf lock-pi, \(.threads) thread(s) | \(.variant): futex-pi cs_ns=\(.slicebench_cs_ns) (hold mean \(.slicebench_detail | map(.hold_mean_ns) | add / length / 1000 | f(1)) us), perf \(.perf_ns_per_op / 1000 | f(1)) us/op, usleep(1)=\(.usleep1.mean_ns / 1000 | f(1)) us at slack \(.usleep1.timer_slack_ns) ns | \(.slicebench_vs_perf.median | f(3)) | \(.slicebench_vs_perf | ci) | \(if .target.min then "0.9..1.1" else "explained" end) | \(.met | yn) |"
 	 elif .section == "switch_cost" then
 		"| sched_switch program, ns per switch (median [p10, p90] of \(.reps) paired reps) | loaded - unloaded / watched - unloaded (unloaded \(.unloaded.median_ns | f(0)) ns) | \(.loaded_minus_unloaded.median_ns | f(0)) / \(.watched_minus_unloaded.median_ns | f(0)) | [\(.loaded_minus_unloaded.p10_ns | f(0)), \(.loaded_minus_unloaded.p90_ns | f(0))] / [\(.watched_minus_unloaded.p10_ns | f(0)), \(.watched_minus_unloaded.p90_ns | f(0))] | | |"
+	 elif .section == "probe" then
+		"| victim probe vs cyclictest, CPU-hog load, 1 ms | p99 / max us (probe, cyclictest) | \(.probe_us.p99) / \(.probe_us.max), \(.cyclictest_us.p99) / \(.cyclictest_us.max) | | \(.target) | \(.met | yn) |"
 	 elif .section == "machine_load" then
 		"| machine | CPU taken by other processes during the bench (share of \(.cpus) PUs) | \(.other_share | f(3)) | | | loadavg \(.loadavg | split(" ") | .[0:3] | join(" ")) |"
 	 elif .section == "scale" then

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../harness/config.h"
-#include "../../harness/topo.h"
+#include "../../engine/config.h"
+#include "../../os/topo.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -6,7 +6,7 @@
 
 #include "../../report/compare.h"
 #include "../../report/resload.h"
-#include "../../harness/stats.h"
+#include "../../lib/stats.h"
 #include "tap.h"
 
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))

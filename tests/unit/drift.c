@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../harness/keys.h"
-#include "../../harness/runner.h"
-#include "../../harness/timing.h"
-#include "../../harness/topo.h"
-#include "../../harness/workload.h"
+#include "../../core/keys.h"
+#include "../../engine/runner.h"
+#include "../../os/timing.h"
+#include "../../os/topo.h"
+#include "../../core/workload.h"
 #include "tap.h"
 
 static json_t *params(void)

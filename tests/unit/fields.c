@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "tap.h"
-#include "../../harness/fields.h"
+#include "../../lib/fields.h"
 #include "../../report/fldcheck.h"
 
 static char last[256];

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../harness/policy.h"
-#include "../../harness/workload.h"
+#include "../../core/policy.h"
+#include "../../core/workload.h"
 #include "../../report/plotstyle.h"
 #include "tap.h"
 

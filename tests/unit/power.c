@@ -13,7 +13,7 @@
 
 #include "../../report/aacheck.h"
 #include "../../report/compare.h"
-#include "../../harness/stats.h"
+#include "../../lib/stats.h"
 #include "tap.h"
 
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../harness/slicedur.h"
-#include "../../harness/slicetrace.h"
+#include "../../os/slicedur.h"
+#include "../../os/slicetrace.h"
 #include "tap.h"
 
 struct naive {

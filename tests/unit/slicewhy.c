@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../harness/slice.h"
-#include "../../harness/slicewhy.h"
+#include "../../os/slice.h"
+#include "../../os/slicewhy.h"
 #include "tap.h"
 
 #define ENOTSUPP 524

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../harness/hist.h"
-#include "../../harness/stats.h"
+#include "../../lib/hist.h"
+#include "../../lib/stats.h"
 #include "tap.h"
 
 static int near(double a, double b, double tol)

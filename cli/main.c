@@ -1,0 +1,481 @@
+/* main.c - the slicebench command line: run, list, info. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "catalog.h"
+#include "../lib/cliopt.h"
+#include "../engine/config.h"
+#include "../os/counters.h"
+#include "../lib/fields.h"
+#include "../engine/interleave.h"
+#include "../engine/isolate.h"
+#include "../core/keys.h"
+#include "../engine/results.h"
+#include "../os/signals.h"
+#include "../os/timing.h"
+#include "../os/slice.h"
+#include "../os/reap.h"
+#include "ready.h"
+#include "../os/sysinfo.h"
+#include "../os/topo.h"
+#include "vmmeta.h"
+#include "../core/workload.h"
+
+#include "../lib/exitcodes.h"
+
+/* Runs started in one second that take a default name: far more than a
+ * machine can start. */
+#define MAX_DEFAULT_SEQ 1000
+
+static const struct cli_opt run_opts[] = {
+	{ 'c', "config", "FILE", "suite config (JSON)" },
+	{ 'o', "out", "FILE", "result file" },
+	{ 'q', "quiet", NULL, "no progress, no table" },
+	{ 'm', "meta", "K=V", "add meta.K (dotted keys nest; @FILE reads a file)" },
+	{ 'n', "dry-run", NULL, "validate, print the expanded runs, run nothing" },
+	{ 'f', "force", NULL, "overwrite an existing --out file (a regular file only)" },
+	{ 'h', "help", NULL, "this text" },
+	{ 0 }
+};
+
+static void run_more(FILE *f)
+{
+	fprintf(f, "\nsuite keys:\n");
+	cfg_print_keys(f);
+	fprintf(f, "\nrun keys (scalar, or a list to sweep):\n");
+	key_print_table(f, run_keys);
+	fprintf(f, "\nworkload keys: see `slicebench list`\n");
+}
+
+static const struct cli_cmd run_cmd = {
+	.name = "run",
+	.synopsis = "slicebench run --config FILE [--out FILE.json] [--quiet] [--dry-run]\n"
+		    "                      [--meta KEY=VALUE]...\n",
+	.about = "Runs every parameter point of a suite config, each in its own process,\n"
+		 "and writes one JSON result (temp file + rename).  Default --out:\n"
+		 "results/<utc>-<host>-<kernel>.json\n",
+	.opts = run_opts,
+	.more = run_more,
+};
+
+static const char *param_str(const json_t *p, const char *k, char *buf, size_t len)
+{
+	json_t *v = json_object_get(p, k);
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else
+		snprintf(buf, len, "%g", json_number_value(v));
+	return buf;
+}
+
+static void describe(const struct cfg_run *r, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+
+	snprintf(buf, len, "%s threads=%s cs_ns=%s think_ns=%s pin=%s", r->ops->name,
+		 param_str(r->params, "threads", a, sizeof(a)),
+		 param_str(r->params, "cs_ns", b, sizeof(b)),
+		 param_str(r->params, "think_ns", c, sizeof(c)),
+		 json_string_value(json_object_get(r->params, "pin")));
+}
+
+static void print_table(const json_t *results)
+{
+	size_t i;
+	json_t *r;
+
+	printf("%-16s %7s %6s %-16s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
+	       "pin", "ops/s", "+-95%", "p99 hold", "jain", "status");
+	json_array_foreach(results, i, r) {
+		const json_t *p = json_object_get(r, fld_r_params);
+		const json_t *s = json_object_get(r, fld_r_summary);
+		const json_t *o = json_object_get(s, fld_key(fld_s_ops));
+		const char *st = json_string_value(json_object_get(r, fld_r_status));
+		char th[32], cs[32];
+
+		char nth[48];
+
+		const json_t *nt = json_object_get(r, fld_r_nthreads);
+
+		snprintf(nth, sizeof(nth), nt ? "%lld" : "-", (long long)json_integer_value(nt));
+		if (json_is_string(json_object_get(p, "threads")))
+			snprintf(nth + strlen(nth), sizeof(nth) - strlen(nth), "(%s)",
+				 param_str(p, "threads", th, sizeof(th)));
+		printf("%-16s %7s %6s %-16s ", json_string_value(json_object_get(r, fld_r_workload)),
+		       nth, param_str(p, "cs_ns", cs, sizeof(cs)),
+		       json_string_value(json_object_get(p, "pin")));
+		if (o) {
+			double mean = json_number_value(json_object_get(o, fld_key(fld_s_ops_mean)));
+			double hi = json_number_value(json_object_get(o, fld_key(fld_s_ops_ci95_hi)));
+
+			printf("%14.0f %8.1f%% %8lldns %6.3f  %s\n", mean,
+			       mean > 0 ? 100.0 * (hi - mean) / mean : 0.0,
+			       (long long)json_integer_value(
+				       json_object_get(json_object_get(s, fld_key(fld_s_hold)),
+						       fld_key(fld_s_hold_p99))),
+			       json_number_value(json_object_get(s, fld_key(fld_s_jain))), st);
+		} else {
+			printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st,
+			       json_string_value(json_object_get(r, fld_r_reason)));
+		}
+	}
+}
+
+static void free_metas(char ***p)
+{
+	free(*p);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const char *config = NULL, *out = NULL;
+	/* Heap: argc is the user's (cleanup frees it on every return). */
+	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
+	char err[1024], defpath[512];
+	int quiet = 0, nmeta = 0, dry = 0, force = 0, c, rc;
+
+	if (!metas)
+		return 1;
+	while ((c = cli_next(argc, argv, &run_cmd, &rc)) > 0) {
+		switch (c) {
+		case 'c': config = optarg; break;
+		case 'o': out = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'm': metas[nmeta++] = optarg; break;
+		case 'n': dry = 1; break;
+		case 'f': force = 1; break;
+		}
+	}
+	if (!c)
+		return rc;
+	/* Armed before anything else: a signal during the config load or the
+	 * first run's start is the same request as one later. */
+	sig_install();
+	if (!config || optind != argc)
+		return cli_misuse(&run_cmd, "%s",
+				  config ? "unexpected argument" : "--config FILE is required");
+	if (topo_init(err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		return 1;
+	}
+	struct cfg_suite s;
+
+	if (cfg_load(config, &s, err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		cfg_free(&s);
+		return EXIT_USAGE;
+	}
+	double left = 0;
+
+	for (size_t i = 0; i < s.nruns; i++)
+		left += iso_planned_s(s.runs[i].params);
+	if (dry) {
+		for (size_t i = 0; i < s.nruns; i++) {
+			char *p = json_dumps(s.runs[i].params, JSON_COMPACT | JSON_SORT_KEYS);
+
+			printf("%zu %s %s\n", i, s.runs[i].ops->name, p);
+			free(p);
+		}
+		if (s.interleave)
+			fprintf(stderr, "%zu runs in %zu interleaved points, %.0f s planned\n",
+				s.nruns, il_points(&s), left);
+		else
+			fprintf(stderr, "%zu runs, %.0f s planned\n", s.nruns, left);
+		cfg_free(&s);
+		return 0;
+	}
+	json_t *doc = res_new(s.root, config);
+
+	for (int i = 0; i < nmeta; i++)
+		if (res_meta_set(doc, metas[i], err, sizeof(err))) {
+			fprintf(stderr, "slicebench: %s\n", err);
+			json_decref(doc);
+			cfg_free(&s);
+			return EXIT_USAGE;
+		}
+	int seq = 0; /* > 0: the default name, -<seq> when taken */
+
+	if (!out) {
+		struct stat st;
+
+		do
+			res_default_path(doc, ++seq, defpath, sizeof(defpath));
+		while (!lstat(defpath, &st) && seq < MAX_DEFAULT_SEQ);
+		out = defpath;
+	}
+	if (res_check_out(out, force, err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		json_decref(doc);
+		cfg_free(&s);
+		return EXIT_USAGE;
+	}
+	json_object_set_new(json_object_get(doc, "meta"), "perf_keys", cnt_keys_hold());
+	json_t *results = json_object_get(doc, "results");
+
+	/* The ETA is the planned windows left, scaled by how long the runs so
+	 * far took against their plan: set-up, calibration and a slow guest
+	 * add to every run, and the first run measures how much. */
+	double t_start = tm_now_ns() / 1e9, planned_done = 0;
+	/* Interleaved: a point's arms all run at its first run, and each
+	 * result waits in done[] for its place among the results. */
+	struct il_order *il = s.interleave ? il_new(s.seed) : NULL;
+	json_t **done = il ? calloc(s.nruns, sizeof(*done)) : NULL;
+
+	if (s.interleave && !done)
+		abort();
+	if (il)
+		json_object_set_new(json_object_get(doc, "meta"), "interleave", il_meta(il));
+	/* What a killed run's programs leave comes here, to be killed (reap.h). */
+	if (reap_become())
+		fprintf(stderr, "slicebench: warning: PR_SET_CHILD_SUBREAPER: %s: processes a "
+				"killed run's programs leave may outlive it\n", strerror(errno));
+	for (size_t i = 0; i < s.nruns; i++) {
+		char d[256];
+
+		/* The run in flight is marked "interrupted" (under interleave,
+		 * every arm of its point), the ones not started are left out. */
+		if (sig_pending() && !(done && done[i])) {
+			if (!done)
+				break;
+			continue;
+		}
+		describe(&s.runs[i], d, sizeof(d));
+		if (!quiet && !(done && done[i])) {
+			double eta = left;
+
+			if (planned_done > 0)
+				eta = left * (tm_now_ns() / 1e9 - t_start) / planned_done;
+			fprintf(stderr, "[%zu/%zu] %s%s (ETA %.0f s)\n", i + 1, s.nruns, d,
+				done ? " and its point's arms, interleaved" : "", eta);
+		}
+		if (done && !done[i])
+			il_run_point(il, &s, i, done);
+		json_t *r = done ? done[i] : iso_run(&s.runs[i]);
+
+		json_object_set_new(r, "id", json_integer((json_int_t)i));
+		if (s.runs[i].label)
+			json_object_set_new(r, "label", json_string(s.runs[i].label));
+		json_array_append_new(results, r);
+		left -= iso_planned_s(s.runs[i].params);
+		planned_done += iso_planned_s(s.runs[i].params);
+		const char *st = json_string_value(json_object_get(r, "status"));
+
+		if (!quiet && strcmp(st, "ok"))
+			fprintf(stderr, "        %s: %s\n", st,
+				json_string_value(json_object_get(r, "reason")));
+	}
+	free(done);
+	il_free(il);
+	cnt_keys_release();
+	int sig = sig_pending();
+
+	if (sig)
+		json_object_set_new(json_object_get(doc, "meta"), "interrupted",
+				    json_pack("{s:i,s:s,s:I,s:I}", "signal", sig, "name",
+					      strsignal(sig), "runs_done",
+					      (json_int_t)json_array_size(results), "runs_planned",
+					      (json_int_t)s.nruns));
+	sysinfo_cleanup();
+	int wrc;
+
+	/* Another run that started in the same second may have taken the
+	 * default name meanwhile: take the next one, never its file. */
+	while ((wrc = res_write(out, force, doc, err, sizeof(err))) && errno == EEXIST && seq &&
+	       seq < MAX_DEFAULT_SEQ)
+		res_default_path(doc, ++seq, defpath, sizeof(defpath));
+	if (wrc) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		json_decref(doc);
+		cfg_free(&s);
+		return 1;
+	}
+	/* Interrupted: the summary so far is printed even with --quiet. */
+	if (!quiet || sig) {
+		print_table(results);
+		fprintf(stderr, "%s%s\n", sig ? "interrupted; results so far in " : "wrote ", out);
+	}
+	json_decref(doc);
+	cfg_free(&s);
+	return sig ? sig_exit_status(sig) : 0;
+}
+
+static const struct cli_cmd list_cmd = {
+	.name = "list",
+	.synopsis = "slicebench list [--keys-markdown | --tables-markdown]\n",
+	.about = "Lists the locks with their own config keys, the waiting policies and\n"
+		 "the named workloads; --keys-markdown prints every run and lock key as\n"
+		 "the README's key table, --tables-markdown the README's lock, policy\n"
+		 "and workload tables.\n",
+};
+
+static int cmd_list(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		cli_cmd_usage(stdout, &list_cmd);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--keys-markdown")) {
+		catalog_keys_markdown(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--tables-markdown")) {
+		catalog_tables_markdown(stdout);
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "slicebench list: unexpected argument \"%s\"\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	catalog_print(stdout);
+	return 0;
+}
+
+static void info_text(const json_t *j, int depth)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)j, k, v) {
+		if (json_is_object(v)) {
+			printf("%*s%s:\n", depth * 2, "", k);
+			info_text(v, depth + 1);
+			continue;
+		}
+		char *s = json_is_string(v) ? strdup(json_string_value(v))
+					    : json_dumps(v, JSON_ENCODE_ANY);
+
+		printf("%*s%-*s %s\n", depth * 2, "", 24 - depth * 2, k, s);
+		free(s);
+	}
+}
+
+static const struct cli_cmd info_cmd = {
+	.name = "info",
+	.synopsis = "slicebench info [--json]\n",
+	.about =
+		"Kernel release, preemption model, HZ, slice-extension availability (and why not),\n"
+		"topology, virtualization, glibc and compiler; then what a\n"
+		"bare-metal run lacks here (the extension, RSEQ stats, tracefs,\n"
+		"PMU, root) and the command that fixes each (--json: bare_metal).\n",
+};
+
+static int cmd_info(int argc, char **argv)
+{
+	int as_json = 0;
+	char err[256];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			as_json = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cli_cmd_usage(stdout, &info_cmd);
+			return 0;
+		} else {
+			fprintf(stderr, "slicebench info: unknown option \"%s\"\n", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (topo_init(err, sizeof(err))) {
+		fprintf(stderr, "slicebench: %s\n", err);
+		return 1;
+	}
+	json_t *j = sysinfo_json(), *ready = ready_json();
+
+	if (as_json) {
+		json_object_set(j, "bare_metal", ready);
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		putchar('\n');
+	} else {
+		info_text(j, 0);
+		printf("what a bare-metal run lacks here:\n");
+		ready_print_lacks(stdout, ready);
+	}
+	json_decref(ready);
+	json_decref(j);
+	return 0;
+}
+
+/* Verbs that live in their own modules (the report side). */
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
+
+/* The verb table: the dispatch and the usage text both come from it, as
+ * perf's and git's command tables do.  prints: the verb's product is what
+ * it prints on stdout, so a failed write of it is an error (stdout_done). */
+static const struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	int prints;
+	const char *help;
+} verbs[] = {
+	{ "run", cmd_run, 0, "run a suite config and write a JSON result" },
+	{ "list", cmd_list, 1, "list the locks, waiting policies and workloads" },
+	{ "info", cmd_info, 1, "describe this machine and kernel (--json)" },
+	{ "compare", cmd_compare, 1, "compare result files with statistics" },
+	{ "plot", cmd_plot, 1, "render gnuplot reports from result files" },
+	{ "plan", cmd_plan, 1, "expand a cluster plan into jobs" },
+	{ "validate", cmd_validate, 1, "check result files against the result schema" },
+	{ "schema", cmd_schema, 1, "print the result schema (docs/result-schema.md)" },
+	{ "vmmeta", cmd_vmmeta, 0, "add what the host saw to a guest's result (scripts/vm.sh)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: slicebench [--version] VERB [--help] [ARGS]\n\nverbs:\n");
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].help);
+}
+
+/* These verbs' product is what they print: a table lost to a full disk
+ * (/dev/full) or a closed stdout is an I/O error, exit 1, not success. */
+static int stdout_done(const char *verb, int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "slicebench %s: writing to stdout: %s\n", verb,
+			strerror(errno ? errno : EIO));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	slice_reexec_if_needed(argv);
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *verb = argv[1];
+
+	if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(verb, "--version")) {
+		printf("slicebench %s (%s)\n", SB_VERSION, SB_GIT_REV);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		const struct verb *v = &verbs[i];
+		int rc;
+
+		if (strcmp(verb, v->name))
+			continue;
+		rc = v->fn(argc - 1, argv + 1);
+		return v->prints ? stdout_done(verb, rc) : rc;
+	}
+	fprintf(stderr, "slicebench: unknown verb \"%s\"\n", verb);
+	usage(stderr);
+	return EXIT_USAGE;
+}

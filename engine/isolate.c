@@ -1,0 +1,248 @@
+/* isolate.c - fork per run: a crash or a hang costs that run only, and a
+ * run is a self-contained unit (params in, one JSON object out). */
+#define _GNU_SOURCE
+#include "isolate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../os/knobs.h"
+#include "../os/signals.h"
+#include "../os/reap.h"
+#include "runner.h"
+#include "../os/timing.h"
+
+/* A wake-up later than asked by this much is a stall, not scheduling
+ * noise (a loaded 2-CPU machine wakes a poller within milliseconds). */
+#define STALL_SLACK_NS 500000000ull
+#define POLL_SLICE_NS 1000000000ull
+
+double iso_planned_s(const json_t *p)
+{
+	/* with ci_target_pct the run may go on to repetitions_max */
+	double n = (double)json_integer_value(json_object_get(p, "repetitions"));
+	double mx = (double)json_integer_value(json_object_get(p, "repetitions_max"));
+
+	if (json_number_value(json_object_get(p, "ci_target_pct")) > 0 && mx > n)
+		n = mx;
+	return n *
+	       (json_number_value(json_object_get(p, "warmup_s")) +
+		json_number_value(json_object_get(p, "duration_s")));
+}
+
+double iso_timeout_s(const json_t *p)
+{
+	double t = json_number_value(json_object_get(p, "timeout_s"));
+
+	/* 30 s covers thread start-up, calibration and the join grace. */
+	return t > 0 ? t : iso_planned_s(p) + 30.0;
+}
+
+static json_t *status_res(const struct cfg_run *run, const char *status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static json_t *status_res(const struct cfg_run *run, const char *status, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return json_pack("{s:s,s:O,s:s,s:s,s:[]}", "workload", run->ops->name, "params",
+			 run->params, "status", status, "reason", msg, "repetitions");
+}
+
+#define failed(run, ...) status_res(run, "failed", __VA_ARGS__)
+
+static json_t *iso_fork(const struct cfg_run *run);
+
+void iso_child(const struct cfg_run *run, int fd, pid_t parent, const struct il_gate *g)
+{
+	/* A parent killed outright (SIGKILL, the OOM killer) cannot stop its
+	 * run: the kernel does, at once (prctl(2) PR_SET_PDEATHSIG).  The
+	 * getppid check covers a parent that died before the prctl. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(4);
+	/* What a run's programs leave is re-parented here, where the
+	 * workload kills it after each repetition (reap.h). */
+	reap_become();
+	json_t *res = runner_run_gated(run->ops, run->params, g);
+
+	/* _exit: the run may have left threads stuck; nothing to clean up. */
+	_exit(json_dumpfd(res, fd, JSON_COMPACT) ? 3 : 0);
+}
+
+json_t *iso_run(const struct cfg_run *run)
+{
+	char why[320];
+
+	/* System settings are the parent's business: a crashed child cannot
+	 * leave them changed. */
+	if (knob_apply(run->params, why, sizeof(why)))
+		return status_res(run, "unsupported", "%s", why);
+	long in_force = knob_slice_ext_nsec();
+	json_t *res = iso_fork(run);
+
+	knob_restore();
+	if (in_force >= 0)
+		json_object_set_new(res, "slice_ext_nsec_in_force", json_integer(in_force));
+	return res;
+}
+
+void iso_watch_start(struct iso_watch *w, double limit_s)
+{
+	w->left_ns = (uint64_t)(limit_s * 1e9);
+	iso_watch_resume(w);
+}
+
+void iso_watch_resume(struct iso_watch *w)
+{
+	w->last_ns = tm_now_ns();
+	w->asked_ns = 0;
+}
+
+int iso_wait(struct iso_watch *w, int fd)
+{
+	for (;;) {
+		uint64_t now = tm_now_ns(), spent = now - w->last_ns;
+
+		/* The watchdog counts only time this process was there to watch:
+		 * a wake-up far later than asked means it was stopped (SIGSTOP,
+		 * ^Z, a suspended machine; CLOCK_MONOTONIC runs on while
+		 * stopped), and the child may have been stopped with it.  The
+		 * stall is not charged; a child that finished meanwhile is read
+		 * before any verdict. */
+		if (spent > w->asked_ns + STALL_SLACK_NS)
+			spent = w->asked_ns;
+		w->left_ns = spent >= w->left_ns ? 0 : w->left_ns - spent;
+		w->last_ns = now;
+		uint64_t left = w->left_ns;
+		/* Short waits keep the stall measurement fine-grained; the last
+		 * look (0 ms) sees a result written at the deadline. */
+		int ms = left ? (int)(left > POLL_SLICE_NS ? POLL_SLICE_NS : left) / 1000000 + 1 : 0;
+
+		w->asked_ns = (uint64_t)ms * 1000000;
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int n = sig_poll(&pfd, ms);
+
+		if (sig_pending())
+			return -1; /* the suite is being stopped: so is this run */
+		if (n == 0 && !ms)
+			return 0;
+		if (n > 0)
+			return 1;
+	}
+}
+
+json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_watch *w,
+		    double limit)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int timed_out, interrupted, n;
+
+	while ((n = iso_wait(w, fd)) > 0) {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		ssize_t r = read(fd, buf + len, cap - len - 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	timed_out = !n;
+	interrupted = sig_pending() && !timed_out;
+	close(fd);
+	/* SIGKILL: the workers may be spinning on a lock; nothing of theirs
+	 * needs cleaning, the parent restores the system settings. */
+	if (timed_out || interrupted)
+		kill(pid, SIGKILL);
+	int st = 0;
+
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	/* A run killed here (or crashed) could not kill what its programs
+	 * started: that was re-parented to this process (reap_become in
+	 * cmd_run) and goes now, before the next run. */
+	reap_untrack(pid);
+	int left = reap_orphans();
+	json_t *res = NULL;
+
+	if (interrupted)
+		res = iso_interrupted(run);
+	else if (timed_out)
+		res = failed(run, "watchdog: no result after %g s (timeout_s), run killed",
+			     limit);
+	else if (WIFSIGNALED(st))
+		res = failed(run, "run crashed: killed by signal %d (%s)", WTERMSIG(st),
+			     strsignal(WTERMSIG(st)));
+	else if (WEXITSTATUS(st))
+		res = failed(run, "run process exited with status %d", WEXITSTATUS(st));
+	else if (!(res = json_loadb(buf ? buf : "", len, 0, NULL)))
+		res = failed(run, "run process returned no valid result (%zu bytes)", len);
+	free(buf);
+	if (left) {
+		const char *why = json_string_value(json_object_get(res, "reason"));
+
+		json_object_set_new(res, "left_behind", json_integer(left));
+		if (why)
+			json_object_set_new(res, "reason",
+					    json_sprintf("%s; %d process%s it left behind killed",
+							 why, left, left == 1 ? "" : "es"));
+	}
+	return res;
+}
+
+json_t *iso_interrupted(const struct cfg_run *run)
+{
+	return status_res(run, "interrupted", "stopped by signal %d (%s) during the run",
+			  sig_pending(), strsignal(sig_pending()));
+}
+
+json_t *iso_status(const struct cfg_run *run, const char *status, const char *why)
+{
+	return status_res(run, status, "%s", why);
+}
+
+static json_t *iso_fork(const struct cfg_run *run)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return failed(run, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return failed(run, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		close(p[0]);
+		iso_child(run, p[1], parent, NULL);
+	}
+	reap_track(pid);
+	close(p[1]);
+	double limit = iso_timeout_s(run->params);
+	struct iso_watch w;
+
+	iso_watch_start(&w, limit);
+	return iso_collect(run, pid, p[0], &w, limit);
+}
