@@ -124,6 +124,12 @@ struct workload_ops {
 	 * library's placement for it, NULL to run the program as it is. */
 	json_t *(*run)(const struct workload_ops *ops, const json_t *params);
 	const char *preload;
+	/* The workload's keys read together, on one point (every key
+	 * resolved): 0, or -1 with the key at fault in *key and the message,
+	 * its value as given first, in msg.  The config loader calls it on
+	 * every point, so a bad combination is refused before anything runs;
+	 * NULL when each key's own check suffices. */
+	int (*check)(const json_t *params, const char **key, char *msg, size_t len);
 };
 
 extern const struct wl_lock *const wl_locks[];

@@ -3,62 +3,11 @@
 #define _GNU_SOURCE
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../core/policy.h"
-#include "../lib/regfile.h"
-
-int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->len, "%s: %s: %s", c->file, path, msg);
-	return -1;
-}
-
-int cfg_fail_parse(struct cfg_ctx *c, const json_error_t *je)
-{
-	if (je->line < 0)
-		snprintf(c->err, c->len, "%s: %s", c->file, je->text);
-	else
-		snprintf(c->err, c->len, "%s:%d:%d: %s", c->file, je->line, je->column, je->text);
-	return -1;
-}
-
-int cfg_fail_unknown(struct cfg_ctx *c, const char *path, const char *name,
-		     const struct key_desc *const *tabs, size_t ntabs, const char *none)
-{
-	const char *near = key_suggest(name, tabs, ntabs);
-
-	if (near)
-		return cfg_fail(c, path, "unknown key (did you mean \"%s\"?)", near);
-	return cfg_fail(c, path, "%s", none);
-}
-
-json_t *cfg_read_json(struct cfg_ctx *c, const char *what)
-{
-	json_error_t je;
-	/* A directory is named as one (jansson would say "'[' or '{' expected
-	 * near end of file" at 1:0), and a FIFO does not block. */
-	int fd = regfile_open(c->file, what, c->err, c->len);
-	json_t *root;
-
-	if (fd < 0)
-		return NULL;
-	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
-	close(fd);
-	if (!root)
-		cfg_fail_parse(c, &je);
-	return root;
-}
 
 static void known_workloads(char *buf, size_t len)
 {
@@ -346,30 +295,38 @@ int cfg_is_selector(const char *name)
 	       !strcmp(name, "dry");
 }
 
-/* Where a run's key came from, for an error message. */
-static void key_path(char *buf, size_t len, const json_t *run, size_t idx, const char *key)
+/* Where a run's key came from, for an error message: the run (its
+ * default when given nowhere) or the defaults, and the run's label. */
+static void key_path(char *buf, size_t len, const json_t *run, size_t idx, const char *key,
+		     const json_t *defs)
 {
-	if (json_object_get(run, key))
-		snprintf(buf, len, "runs[%zu].%s", idx, key);
+	const char *label = json_string_value(json_object_get(run, "label"));
+	char lb[160] = "";
+
+	if (label)
+		snprintf(lb, sizeof(lb), "label \"%.120s\"", label);
+	if (json_object_get(run, key) || !json_object_get(defs, key))
+		snprintf(buf, len, "runs[%zu].%s%s%s%s", idx, key, *lb ? " (" : "", lb,
+			 *lb ? ")" : "");
 	else
-		snprintf(buf, len, "defaults.%s", key);
+		snprintf(buf, len, "defaults.%s (runs[%zu]%s%s)", key, idx, *lb ? ", " : "", lb);
 }
 
 /* The workload of one (workload, lock, policy, dry) choice, where null
  * lock/policy/dry keep the workload's own; NULL after cfg_fail. */
 static const struct workload_ops *choose(struct cfg_ctx *c, const json_t *run, size_t idx,
-					 const json_t *wl, const json_t *lk, const json_t *pol,
-					 const json_t *dry)
+					 const json_t *defs, const json_t *wl, const json_t *lk,
+					 const json_t *pol, const json_t *dry)
 {
 	const struct workload_ops *o = wl_find(json_string_value(wl));
-	char path[64];
+	char path[256];
 	const char *why;
 
 	if (!o->lock) {
 		if (json_is_null(lk) && json_is_null(pol) && json_is_null(dry))
 			return o;
-		key_path(path, sizeof(path), run, idx, !json_is_null(lk) ? "lock" :
-						       !json_is_null(pol) ? "policy" : "dry");
+		key_path(path, sizeof(path), run, idx,
+			 !json_is_null(lk) ? "lock" : !json_is_null(pol) ? "policy" : "dry", defs);
 		cfg_fail(c, path, "workload \"%s\" measures itself: it takes no lock, policy or dry",
 			 o->name);
 		return NULL;
@@ -388,11 +345,11 @@ static const struct workload_ops *choose(struct cfg_ctx *c, const json_t *run, s
 			if (wl_has_trylock(wl_locks[i]))
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 					 *names ? ", " : "", wl_locks[i]->name);
-		key_path(path, sizeof(path), run, idx, "policy");
+		key_path(path, sizeof(path), run, idx, "policy", defs);
 		cfg_fail(c, path, "\"rearm\" needs a lock with trylock; \"%s\" has none (with "
 				  "trylock: %s)", l->name, names);
 	} else {
-		key_path(path, sizeof(path), run, idx, "dry");
+		key_path(path, sizeof(path), run, idx, "dry", defs);
 		cfg_fail(c, path, "true: %s (the policy is \"%s\")", why, wl_policy_names[p]);
 	}
 	return NULL;
@@ -448,8 +405,28 @@ static int expand_ops(struct cfg_suite *s, const struct workload_ops *ops, const
 	return rc;
 }
 
-/* -1 out of memory, -2 a refused lock x policy pair (c->err says which),
- * -3 past CFG_MAX_RUNS (*over: the points of the choice that would be). */
+/* The workload's own check of its keys read together (workload.h), on
+ * each point from first on: -2 after cfg_fail at the first it refuses. */
+static int check_points(struct cfg_ctx *c, const struct cfg_suite *s, size_t first,
+			const json_t *run, size_t idx, const json_t *defs)
+{
+	const char *key = NULL;
+	char msg[512], path[256];
+
+	for (size_t i = first; i < s->nruns; i++) {
+		const struct cfg_run *r = &s->runs[i];
+
+		if (r->ops->check && r->ops->check(r->params, &key, msg, sizeof(msg))) {
+			key_path(path, sizeof(path), run, idx, key, defs);
+			cfg_fail(c, path, "%s", msg);
+			return -2;
+		}
+	}
+	return 0;
+}
+
+/* -1 out of memory, -2 a refused lock x policy pair or point (c->err says
+ * which), -3 past CFG_MAX_RUNS (*over: the points of the choice that would be). */
 static int expand_run(struct cfg_ctx *c, struct cfg_suite *s, const json_t *run, size_t idx,
 		      const json_t *defs, double *over)
 {
@@ -472,9 +449,12 @@ static int expand_run(struct cfg_ctx *c, struct cfg_suite *s, const json_t *run,
 			json_array_foreach(l[2], i[2], e[2])
 				json_array_foreach(l[3], i[3], e[3]) {
 					const struct workload_ops *o =
-						choose(c, run, idx, e[0], e[1], e[2], e[3]);
+						choose(c, run, idx, defs, e[0], e[1], e[2], e[3]);
+					size_t first = s->nruns;
 
 					rc = !o ? -2 : expand_ops(s, o, run, defs, label, over);
+					if (!rc)
+						rc = check_points(c, s, first, run, idx, defs);
 					if (rc)
 						goto out;
 				}

@@ -101,16 +101,35 @@ want "the server was stopped and is gone" -z "$(pgrep -f "$PT serve" || true)"
 run fail '{"defaults": {"repetitions": 1, "events": []},
  "runs": [{"workload": "program", "command": ["sh", "-c", "echo oops >&2; exit 3"], "metric": "(x)"},
           {"workload": "program", "command": ["echo", "no number here"], "metric": "rate ([0-9]+)"},
-          {"workload": "program", "command": ["echo", "x"]},
-          {"workload": "program+none", "command": ["/nonexistent/prog"], "metric": "(x)"}]}'
+          {"workload": "program", "command": ["echo", "no number here"], "metric": "rate ([0-9]+)"}]}'
 want "a failing command: its status and last stderr line" \
 	"$(q fail '.results[0].status + ": " + .results[0].reason')" = "failed: sh exited with status 3: oops"
 want "a metric not found: says so" \
 	"$(q fail '.results[1].reason')" = "metric: /rate ([0-9]+)/ matched nothing in the program's output"
-want "no metric at all: says which keys" \
-	"$(q fail '.results[2].reason')" = "needs exactly one of metric (a regex) and metric_json (a path)"
-want "a command that cannot be executed: its exec error" \
-	-n "$(q fail '.results[3].reason' | grep -F '/nonexistent/prog exited with status 127: exec /nonexistent/prog: No such file')"
+
+# A program this machine lacks (or cannot execute) is a missing feature,
+# as a kernel without the extension is: the run is unsupported with the
+# reason, and nothing is started.  Not a config error: the same config
+# is checked on a host that lacks a program the guest's initramfs has.
+touch "$TMP/noexec"
+run missing '{"defaults": {"repetitions": 1, "events": [], "warmup_s": 0, "metric": "(x)"},
+ "runs": [{"workload": "program+none", "command": ["/nonexistent/prog"]},
+          {"workload": "program", "command": ["slicebench-no-such-program", "{threads}"]},
+          {"workload": "program", "command": ["'"$TMP"'/noexec"]},
+          {"workload": "program", "command": ["/tmp"]},
+          {"workload": "program", "server": ["/nonexistent/server"], "command": ["sh", "-c", "touch '"$TMP"'/ran"]}]}'
+want "missing programs: exit 0, every run unsupported ($(q missing '[.results[].status] | join(" ")'))" \
+	"$rc" = 0 -a "$(q missing '[.results[].status] | unique | join(",")')" = unsupported
+want "a path that does not exist: its error" \
+	"$(q missing '.results[0].reason')" = "command: /nonexistent/prog: No such file or directory"
+want "a name not on PATH: says so, with the PATH searched" \
+	"$(q missing '.results[1].reason')" = "command: \"slicebench-no-such-program\" is not found in PATH ($PATH)"
+want "a file without execute permission: says so" \
+	"$(q missing '.results[2].reason')" = "command: $TMP/noexec: not executable (Permission denied)"
+want "a directory: says so" \
+	"$(q missing '.results[3].reason')" = "command: /tmp: a directory, not a program"
+want "a missing server: named, and the command never started" \
+	"$(q missing '.results[4].reason')" = "server: /nonexistent/server: No such file or directory" -a ! -e "$TMP/ran"
 
 avail=$("$SB" info --json | jq -r .slice_extension.available)
 reason=$("$SB" info --json | jq -r .slice_extension.reason)
@@ -123,12 +142,16 @@ else
 		"$(q real '.results[0].status')" = unsupported -a -n "$(q real '.results[0].reason' | grep -F "$reason")"
 fi
 
-bad() { # bad NAME MESSAGE JSON
+bad() { # bad NAME MESSAGE JSON: refused by --dry-run and by the run, naming the file
+	local drc
 	run "$1" "$3"
-	if [ "$rc" = 2 ] && grep -qF -- "$2" "$TMP/$1.err" && [ ! -e "$TMP/$1.json" ]; then
+	"$SB" run --config "$TMP/$1.in.json" --dry-run >/dev/null 2>"$TMP/$1.dry"
+	drc=$?
+	if [ "$rc" = 2 ] && [ "$drc" = 2 ] && grep -qF -- "$TMP/$1.in.json: $2" "$TMP/$1.err" &&
+		cmp -s "$TMP/$1.err" "$TMP/$1.dry" && [ ! -e "$TMP/$1.json" ]; then
 		ok "program: $1 refused before any run: $(cat "$TMP/$1.err")"
 	else
-		notok "program: $1: rc=$rc, $(cat "$TMP/$1.err") (wanted: $2)"
+		notok "program: $1: rc=$rc dry-run=$drc, $(cat "$TMP/$1.err") / $(cat "$TMP/$1.dry") (wanted: $2)"
 	fi
 }
 bad bad-regex 'runs[0].metric: "a(b" is not an extended regex' \
@@ -141,8 +164,42 @@ bad empty-arg 'runs[0].command: [1]: an empty argument' \
 	'{"runs": [{"workload": "program", "command": ["echo", ""]}]}'
 bad bad-from 'runs[0].metric_from: "both" is not one of stdout, stderr, wall' \
 	'{"runs": [{"workload": "program", "command": ["true"], "metric": "(x)", "metric_from": "both"}]}'
-bad policy 'workload "program+cs" measures itself: it takes no lock, policy or dry' \
+bad policy 'runs[0].policy: workload "program+cs" measures itself: it takes no lock, policy or dry' \
 	'{"runs": [{"workload": "program+cs", "policy": "pre", "command": ["true"]}]}'
+# Keys read together, checked on every point before anything runs (before:
+# accepted by the check, each run failed at its start, or ran on a path
+# read as another: "a..b" as "a.b")
+bad no-command 'runs[0].command: []: the program'"'"'s argv needs at least the program' \
+	'{"runs": [{"workload": "program", "command": [], "metric": "(x)"}]}'
+bad no-command-label 'runs[1].command (label "second"): []: the program'"'"'s argv needs at least the program' \
+	'{"defaults": {"workload": "program", "metric": "(x)"}, "runs": [{"command": ["true"]}, {"label": "second"}]}'
+bad both-metrics 'runs[0].metric_json: "a": metric "([0-9])" is given too: give exactly one of metric (a regex) and metric_json (a path)' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "([0-9])", "metric_json": "a"}]}'
+bad both-defaults 'defaults.metric_json (runs[0], label "xz"): "a": metric "(x)" is given too' \
+	'{"defaults": {"workload": "program", "metric": "(x)", "metric_json": "a"}, "runs": [{"label": "xz", "command": ["true"]}]}'
+bad no-metric 'runs[0].metric: "": needs exactly one of metric (a regex) and metric_json (a path), or metric_from "wall"' \
+	'{"runs": [{"workload": "program", "command": ["true"]}]}'
+bad path-dots 'runs[0].metric_json: "a..b": an empty name between two dots (write "a.b", "runs.0.rate")' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric_json": "a..b"}]}'
+bad path-end 'runs[0].metric_json[1]: "a.": an empty name after the last dot' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric_json": ["a.b", "a."]}]}'
+bad path-start 'runs[0].metric_json: ".a": an empty name before the first dot' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric_json": ".a"}]}'
+bad wall-metric 'runs[0].metric: "(x)": metric_from "wall" takes no metric or metric_json' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "(x)", "metric_from": "wall"}]}'
+bad into-none 'runs[0].preload_into: "server": server is [], no process to put the library into' \
+	'{"runs": [{"workload": "program+none", "command": ["true"], "metric": "(x)", "preload_into": "server"}]}'
+bad empty-program 'runs[0].command: [0]: an empty argument' \
+	'{"runs": [{"workload": "program", "command": [""], "metric": "(x)"}]}'
+bad env-key 'runs[0].env: unknown key' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "(x)", "env": ["A"]}]}'
+bad timeout-negative 'runs[0].timeout_s: -1 is out of range 0..86400 s' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "(x)", "timeout_s": -1}]}'
+run tiny '{"runs": [{"workload": "program", "command": ["sleep", "5"], "metric_from": "wall", "timeout_s": 1e-9}]}'
+want "timeout_s: 1e-9 is honoured, by the watchdog ($(q tiny '.results[0].reason'))" \
+	"$(q tiny '.results[0].reason')" = "watchdog: no result after 1e-09 s (timeout_s), run killed"
+bad timeout-huge 'runs[0].timeout_s: 1e+300 is out of range 0..86400 s' \
+	'{"runs": [{"workload": "program", "command": ["true"], "metric": "(x)", "timeout_s": 1e300}]}'
 
 check "validate accepts the program results" "$SB" validate "$TMP/locks.json"
 jq '.results[2].summary.preload.grants = 99999999' "$TMP/locks.json" >"$TMP/badg.json"

@@ -9,17 +9,8 @@
 
 #include <jansson.h>
 
-int pm_check(const char *regex, const char *json_path, char *err, size_t len)
+int pm_check_regex(const char *regex, char *err, size_t len)
 {
-	int has_re = regex && *regex, has_path = json_path && *json_path;
-
-	if (has_re == has_path) {
-		snprintf(err, len, "needs exactly one of metric (a regex) and metric_json (a path)%s",
-			 has_re ? ", not both" : "");
-		return -1;
-	}
-	if (has_path)
-		return 0;
 	regex_t re;
 	int rc = regcomp(&re, regex, REG_EXTENDED);
 
@@ -35,6 +26,27 @@ int pm_check(const char *regex, const char *json_path, char *err, size_t len)
 	regfree(&re);
 	if (groups < 1) {
 		snprintf(err, len, "\"%s\" has no group: put the number in ( )", regex);
+		return -1;
+	}
+	return 0;
+}
+
+/* strtok_r, which by_path splits with, reads "a..b" as "a.b": an empty
+ * name is refused instead of silently skipped. */
+int pm_check_path(const char *path, char *err, size_t len)
+{
+	const char *dd = strstr(path, "..");
+	size_t n = strlen(path);
+
+	if (!n) {
+		snprintf(err, len, "\"\": an empty path");
+		return -1;
+	}
+	if (path[0] == '.' || path[n - 1] == '.' || dd) {
+		snprintf(err, len, "\"%s\": an empty name %s", path,
+			 path[0] == '.' ? "before the first dot"
+			 : dd		? "between two dots (write \"a.b\", \"runs.0.rate\")"
+					: "after the last dot");
 		return -1;
 	}
 	return 0;
@@ -64,7 +76,7 @@ static int by_regex(const char *out, const char *regex, double *v, char *err, si
 	int found = 0;
 
 	if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE))
-		return pm_check(regex, NULL, err, len);
+		return pm_check_regex(regex, err, len);
 	for (const char *p = out; !regexec(&re, p, 2, m, p == out ? 0 : REG_NOTBOL);) {
 		found = 1;
 		last[1].rm_so = m[1].rm_so + (p - out);
@@ -123,8 +135,7 @@ static int by_path(const char *out, const char *path, double *v, char *err, size
 int pm_extract(const char *out, const char *regex, const char *json_path, double *v, char *err,
 	       size_t len)
 {
-	if (pm_check(regex, json_path, err, len))
-		return -1;
-	return regex && *regex ? by_regex(out, regex, v, err, len)
-			       : by_path(out, json_path, v, err, len);
+	if (*regex)
+		return by_regex(out, regex, v, err, len);
+	return pm_check_path(json_path, err, len) ? -1 : by_path(out, json_path, v, err, len);
 }

@@ -5,10 +5,13 @@
 
 #include <stddef.h>
 
-/* Checks that exactly one of regex and json_path is set and that the
- * regex compiles with one group; 0, or -1 with the message in err. */
-int pm_check(const char *regex, const char *json_path, char *err, size_t len);
-/* The metric in out (NUL-terminated): 0 and *v, or -1 with why in err.
+/* Whether regex compiles with at least one group, and whether json_path
+ * names no empty key; 0, or -1 with the message (the value quoted) in err. */
+int pm_check_regex(const char *regex, char *err, size_t len);
+int pm_check_path(const char *json_path, char *err, size_t len);
+/* The metric in out (NUL-terminated), by regex when it is not "", else by
+ * json_path (the caller checked that one of them is set): 0 and *v, or -1
+ * with why in err.
  * The regex takes its last match (a final summary line beats the
  * interim reports programs print); the path is dot-separated keys and
  * array indices ("totals.ops_per_sec", "runs.0.rate"). */

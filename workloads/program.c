@@ -47,7 +47,14 @@ static int check_regex(const json_t *v, char *msg, size_t len)
 {
 	const char *re = json_string_value(v);
 
-	return *re ? pm_check(re, NULL, msg, len) : 0;
+	return *re ? pm_check_regex(re, msg, len) : 0;
+}
+
+static int check_path(const json_t *v, char *msg, size_t len)
+{
+	const char *path = json_string_value(v);
+
+	return *path ? pm_check_path(path, msg, len) : 0;
 }
 
 static int check_into(const json_t *v, char *msg, size_t len)
@@ -98,7 +105,7 @@ static const struct key_desc prog_keys[] = {
 	  NULL, KEY_FIELD(struct prog_params, metric), check_regex },
 	{ "metric_json", KT_STR, "\"\"", 0, 0, "",
 	  "program workloads: dotted path to the metric in the command's JSON output (instead "
-	  "of metric)", NULL, KEY_FIELD(struct prog_params, metric_json) },
+	  "of metric)", NULL, KEY_FIELD(struct prog_params, metric_json), check_path },
 	{ "metric_from", KT_STR, "\"stdout\"", 0, 0, "",
 	  "program workloads: stdout | stderr (where metric or metric_json looks) | wall (the "
 	  "command's wall time in s, for metric_divides)", NULL,
@@ -113,11 +120,45 @@ static const struct key_desc prog_keys[] = {
 	{ 0 },
 };
 
+/* The keys read together (workload.h): the config loader refuses a bad
+ * point with these before anything runs. */
+static int prog_check(const json_t *params, const char **key, char *msg, size_t len)
+{
+	struct prog_params pp = { 0 };
+
+	key_bind(prog_keys, params, &pp);
+	int wall = !strcmp(pp.metric_from, "wall"), re = *pp.metric != 0, path = *pp.metric_json != 0;
+
+	if (!json_array_size(pp.command)) {
+		*key = "command";
+		snprintf(msg, len, "[]: the program's argv needs at least the program");
+	} else if (wall && (re || path)) {
+		*key = re ? "metric" : "metric_json";
+		snprintf(msg, len, "\"%s\": metric_from \"wall\" takes no metric or metric_json",
+			 re ? pp.metric : pp.metric_json);
+	} else if (!wall && re && path) {
+		*key = "metric_json";
+		snprintf(msg, len, "\"%s\": metric \"%s\" is given too: give exactly one of metric "
+			 "(a regex) and metric_json (a path)", pp.metric_json, pp.metric);
+	} else if (!wall && !re && !path) {
+		*key = "metric";
+		snprintf(msg, len, "\"\": needs exactly one of metric (a regex) and metric_json (a "
+			 "path), or metric_from \"wall\"");
+	} else if (!strcmp(pp.preload_into, "server") && !json_array_size(pp.server)) {
+		*key = "preload_into";
+		snprintf(msg, len, "\"server\": server is [], no process to put the library into");
+	} else {
+		return 0;
+	}
+	return -1;
+}
+
 static json_t *prog_run(const struct workload_ops *ops, const json_t *params);
 
 /* placement NULL: the program as it is, without the library. */
-#define ARM(n, pl, d, what) \
-	{ .name = n, .desc = what, .keys = prog_keys, .run = prog_run, .dry = d, .preload = pl }
+#define ARM(n, pl, d, what)                                                                    \
+	{ .name = n, .desc = what, .keys = prog_keys, .run = prog_run, .check = prog_check,    \
+	  .dry = d, .preload = pl }
 static const struct workload_ops arms[] = {
 	ARM("program", NULL, 0, "an external program as it is (no preload library)"),
 	ARM("program+none", "none", 0,
@@ -230,30 +271,29 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 	json_t *res = json_object(), *reps = json_array();
 	struct prog_params pp = { 0 };
 	struct run_params p;
-	char err[512] = "";
+	char err[512] = "", msg[480];
+	const char *key;
 
 	key_bind(prog_keys, params, &pp);
 	run_params_parse(params, &p);
 	json_object_set_new(res, "workload", json_string(ops->name));
 	json_object_set_new(res, "params", json_deep_copy(params));
 	json_object_set_new(res, "repetitions", reps);
-	if (!json_array_size(pp.command))
-		return status(res, "failed", "command: empty (the program's argv, as a list)");
+	/* the config loader refused these already; a caller that built the
+	 * params itself gets the same answer */
+	if (prog_check(params, &key, msg, sizeof(msg))) {
+		snprintf(err, sizeof(err), "%s: %s", key, msg);
+		return status(res, "failed", err);
+	}
 	int wall = !strcmp(pp.metric_from, "wall");
-
-	if (wall && (*pp.metric || *pp.metric_json))
-		return status(res, "failed", "metric_from \"wall\" takes no metric or metric_json");
-	if (!wall && pm_check(pp.metric, pp.metric_json, err, sizeof(err)))
-		return status(res, "failed", err);
 	int into_server = !strcmp(pp.preload_into, "server");
-
-	if (into_server && !json_array_size(pp.server)) /* checked per value, not together */
-		return status(res, "failed", "preload_into: \"server\" but server is []");
-
 	struct ps_job job = { .placement = ops->preload, .dry = ops->dry };
+	int prc = ps_prepare(&job, &p, pp.command, pp.server, into_server, err, sizeof(err));
 
-	if (ps_prepare(&job, &p, pp.command, pp.server, into_server, err, sizeof(err)))
-		return status(res, "failed", err);
+	if (prc) {
+		ps_free(&job);
+		return status(res, prc == -2 ? "unsupported" : "failed", err);
+	}
 	json_object_set_new(res, "nthreads", json_integer(job.nthreads));
 	if (job.lib)
 		json_object_set_new(res, "preload_library", json_string(job.lib));

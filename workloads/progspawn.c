@@ -142,6 +142,45 @@ static char *find_lib(char *err, size_t len)
 	return path;
 }
 
+/* What execvpe would run for argv0, checked before anything starts.  A
+ * program this machine lacks (or cannot execute) is a missing feature, as
+ * a kernel without the extension is: the run is "unsupported" with this
+ * reason.  The config loader cannot decide it, since one config is
+ * checked on a host and run in a guest that has other programs. */
+static int missing(const char *what, const char *argv0, char *why, size_t len)
+{
+	struct stat st;
+
+	if (!strchr(argv0, '/')) {
+		const char *path = getenv("PATH");
+		char *dirs = strdup(path ? path : "/bin:/usr/bin"), *rest = dirs, *d, *f;
+		int found = 0;
+
+		/* glibc's execvpe without PATH: /bin:/usr/bin; "" is the
+		 * working directory */
+		while (!found && dirs && (d = strsep(&rest, ":"))) {
+			if (asprintf(&f, "%s/%s", *d ? d : ".", argv0) < 0)
+				break;
+			found = !stat(f, &st) && S_ISREG(st.st_mode) && !access(f, X_OK);
+			free(f);
+		}
+		free(dirs);
+		if (!found)
+			snprintf(why, len, "%s: \"%s\" is not found in PATH (%s)", what, argv0,
+				 path ? path : "unset: /bin:/usr/bin");
+		return !found;
+	}
+	if (stat(argv0, &st))
+		snprintf(why, len, "%s: %s: %s", what, argv0, strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		snprintf(why, len, "%s: %s: a directory, not a program", what, argv0);
+	else if (access(argv0, X_OK))
+		snprintf(why, len, "%s: %s: not executable (%s)", what, argv0, strerror(errno));
+	else
+		return 0;
+	return 1;
+}
+
 int ps_prepare(struct ps_job *j, const struct run_params *p, const json_t *command,
 	       const json_t *server, int into_server, char *err, size_t len)
 {
@@ -176,6 +215,9 @@ int ps_prepare(struct ps_job *j, const struct run_params *p, const json_t *comma
 		snprintf(err, len, "out of memory for the command line");
 		return -1;
 	}
+	if ((j->srv && missing("server", j->srv[0], err, len)) ||
+	    missing("command", j->cmd[0], err, len))
+		return -2;
 	if (snprintf(j->dir, sizeof(j->dir), "/tmp/slicebench-prog.XXXXXX") < 0 ||
 	    !mkdtemp(j->dir)) {
 		snprintf(err, len, "mkdtemp %s: %s", j->dir, strerror(errno));

@@ -36,7 +36,8 @@ struct ps_result {
 };
 
 /* Resolves threads, PUs, argv substitutions, environments and the
- * library; 0, or -1 with err. */
+ * library; 0, -2 when the server's or command's program is not there or
+ * not executable (unsupported here), or -1, with err. */
 int ps_prepare(struct ps_job *j, const struct run_params *p, const json_t *command,
 	       const json_t *server, int into_server, char *err, size_t len);
 /* One repetition: server (then warmup_s of run-in), command, server
