@@ -161,4 +161,4 @@ clean:
 # make bench: selfbench/bench.mk owns the targets that measure the harness.
 -include selfbench/bench.mk
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

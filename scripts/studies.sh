@@ -33,7 +33,8 @@ question; build/slicebench study --help has the keys):
   DIR/compare/NAME-within-PLACE-BASE-METRIC.{md,json}  the same for each of
                        "metrics" (interference: victim_p99)
   DIR/compare/NAME-host-vs-vm.{md,json} slicebench compare: host, guest
-  DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's two models paired
+  DIR/compare/NAME-MODEL-vs-MODEL2.{md,json}  the guest's first model paired
+                       with each other one
   DIR/plots/NAME/      slicebench plot of the results, answering the study's
                        "question" when it has one
 --only NAME,...  these studies only (default: every file, by name).
@@ -287,13 +288,15 @@ reports() {
 			break
 		done
 	done
-	# The same points under two preemption models, paired.
-	if [ "${#vms[@]}" = 2 ] && have "$s-${vms[0]}.json" && have "$s-${vms[1]}.json"; then
+	# The same points under two preemption models, paired: the first model
+	# (the study file's first, e.g. none) against each other one.
+	for ((k = 1; k < ${#vms[@]}; k++)); do
+		if ! have "$s-${vms[0]}.json" || ! have "$s-${vms[k]}.json"; then continue; fi
 		for fmt in markdown json; do
-			x "$SB" compare "$s-${vms[0]}.json" "$s-${vms[1]}.json" -f $fmt \
-				-o "compare/$s-${vms[0]#vm-}-vs-${vms[1]#vm-}.${fmt/markdown/md}"
+			x "$SB" compare "$s-${vms[0]}.json" "$s-${vms[k]}.json" -f $fmt \
+				-o "compare/$s-${vms[0]#vm-}-vs-${vms[k]#vm-}.${fmt/markdown/md}"
 		done
-	fi
+	done
 	ins=()
 	for v in "${vms[@]+"${vms[@]}"}" host; do
 		if have "$s-$v.json"; then ins+=("$s-$v.json"); fi

@@ -164,8 +164,8 @@ check "plan: interference's comparisons take its two other boots as --noise" \
 	grep -qF -- '--noise boots/interference-vm-2.json --noise boots/interference-vm-3.json -o compare/interference-within-vm-spin-tas-victim_p99.json' "$TMP/plan"
 check "plan: contention pairs its two models" \
 	grep -qE '^report contention: .* compare contention-vm-lazy.json contention-vm-full.json -f json -o compare/contention-lazy-vs-full.json$' "$TMP/plan"
-n=$(grep -c "^report preempt-regression: .* compare preempt-regression-vm" "$TMP/plan")
-check "plan: four models are not paired ($n)" test "$n" -eq 0
+n=$(grep -cE "^report preempt-regression: .* compare preempt-regression-vm-none.json preempt-regression-vm-(voluntary|lazy|full).json -f json -o compare/preempt-regression-none-vs-(voluntary|lazy|full).json$" "$TMP/plan")
+check "plan: preempt-regression pairs its first model, none, with each of the three others ($n)" test "$n" -eq 3
 
 # --boots and --host-only change the plan, not the files.
 "$T/scripts/studies.sh" --plan --boots 2 --only rostedt-2023,slice-durations --out "$TMP/p" >"$TMP/plan2" 2>/dev/null
