@@ -19,7 +19,7 @@ bad() { # bad NAME EXPECTED-MESSAGE-REGEX JSON
 
 bad rearm-without-trylock 'runs\[0\]\.policy: "rearm" needs a lock with trylock; "sleep" has none \(with trylock: tas, ' \
 	'{"runs": [{"lock": "sleep", "policy": "rearm"}]}'
-bad rearm-in-defaults 'defaults\.policy: "rearm" needs a lock with trylock; "none" has none' \
+bad rearm-in-defaults 'defaults\.policy \(runs\[0\]\): "rearm" needs a lock with trylock; "none" has none' \
 	'{"defaults": {"policy": "rearm"}, "runs": [{"workload": "cpu-hog"}]}'
 bad dry-without-request 'runs\[0\]\.dry: true: a dry control needs a policy that requests \(the policy is "none"\)' \
 	'{"runs": [{"workload": "spin-tas", "dry": true}]}'

@@ -71,8 +71,9 @@ check "power: the text report states the rate" \
 	grep -q 'true A/A (the same arm under two labels): 0 of 1 pairs significant at 0.05, false-positive rate 0' "$TMP/o"
 
 # Grants per 1000 acquisitions beside every row whose result counts them.
-jq '.results[0].summary.slice = {"grants": 12, "grants_per_1000_ops": 0.05}' "$TMP/noisy.json" >"$TMP/g.json"
-r=$("$SB" compare "$base" "$TMP/g.json" --format json 2>/dev/null)
+jq '.results[0].summary.slice = {"requests": 240000, "grants": 12, "yields": 12, "grants_per_1000_ops": 0.05, "yields_per_1000_ops": 0.05}' "$TMP/noisy.json" >"$TMP/g.json"
+# null when compare refuses: jq -e takes empty input as success (jq 1.6)
+r=$("$SB" compare "$base" "$TMP/g.json" --format json 2>/dev/null || echo null)
 check "power: a row carries grants per 1000 acquisitions where the result counts them" \
 	jq -e '.rows[0].b.grants_per_1000_ops == 0.05 and (.rows[0].a | has("grants_per_1000_ops") | not)
 	       and (.rows[1].b | has("grants_per_1000_ops") | not)' <<<"$r"
