@@ -299,6 +299,18 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  FR_META, FN_OPT, "why not registered")                                               \
 	X(A, FS_RESULT, r_ext_nsec, "slice_ext_nsec_in_force", FT_NUM, "ns", FR_META, FN_OPT,  \
 	  "the extension length the run had (interleaved suites)")                             \
+	X(A, FS_RESULT, r_fmem, "fault_mem", FT_OBJ, "", FR_META, FN_OPT,                      \
+	  "the faulting section's memory (fault_pages > 0; faultcs.c)")                        \
+	X(A, FS_RESULT, r_fmem_mem, "fault_mem.mem", FT_STR, "", FR_META, FN_WITH,             \
+	  "private, shared, shared-remove or huge")                                           \
+	X(A, FS_RESULT, r_fmem_pages, "fault_mem.pages", FT_NUM, "", FR_COUNT, FN_WITH,        \
+	  "pages touched per section")                                                         \
+	X(A, FS_RESULT, r_fmem_backing, "fault_mem.backing", FT_STR, "", FR_META, FN_WITH,     \
+	  "the page size backing it, or none")                                                 \
+	X(A, FS_RESULT, r_fmem_advice, "fault_mem.advice", FT_STR, "", FR_META, FN_WITH,       \
+	  "the madvise(2) that drops the pages after each section")                            \
+	X(A, FS_RESULT, r_fmem_reason, "fault_mem.reason", FT_STR, "", FR_META, FN_OPT,        \
+	  "why the region is not what was asked")                                              \
 	X(A, FS_RESULT, r_interleave, "interleave", FT_OBJ | FT_OPEN, "", FR_META, FN_OPT,     \
 	  "its place in an interleaved suite")                                                 \
 	X(A, FS_RESULT, r_preload_lib, "preload_library", FT_STR, "", FR_META, FN_OPT,         \
@@ -537,6 +549,36 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  "a thread's minor faults")                                                           \
 	X(A, FS_REP, metric, "metric", FT_NUM, "", FR_COUNT, FN_OPT,                           \
 	  "a program's own metric (summary.metric_name)")                                      \
+	X(A, FS_REP, htr, "holder_trace", FT_OBJ, "", FR_COUNT, FN_OPT,                        \
+	  "the window's switch-outs of lock threads (holder_trace_us > 0; holdtrace.c)")       \
+	X(A, FS_REP, htr_outs, "holder_trace.switch_outs", FT_NUM, "", FR_COUNT, FN_WITH,      \
+	  "times a lock thread left its CPU")                                                  \
+	X(A, FS_REP, htr_slept, "holder_trace.slept", FT_NUM, "", FR_COUNT, FN_WITH,           \
+	  "... blocked (not runnable)")                                                        \
+	X(A, FS_REP, htr_runnable, "holder_trace.runnable", FT_NUM, "", FR_COUNT, FN_WITH,     \
+	  "... preempted while runnable")                                                      \
+	X(A, FS_REP, htr_holder, "holder_trace.holder", FT_OBJ, "", FR_COUNT, FN_WITH,         \
+	  "runnable switch-outs inside a logged hold")                                           \
+	X(A, FS_REP, htr_h_pre, "holder_trace.holder.preempted", FT_NUM, "", FR_COUNT,         \
+	  FN_WITH, "holders preempted")                                                        \
+	X(A, FS_REP, htr_h_fault, "holder_trace.holder.in_fault", FT_NUM, "", FR_COUNT,        \
+	  FN_WITH, "... while in a page fault")                                                \
+	X(A, FS_REP, htr_h_user, "holder_trace.holder.in_user", FT_NUM, "", FR_COUNT,          \
+	  FN_WITH, "... while in user space")                                                  \
+	X(A, FS_REP, htr_h_off, "holder_trace.holder.off_cpu_ns", FT_NUM, "ns", FR_LATENCY,    \
+	  FN_WITH, "time holders spent off their CPU")                                         \
+	X(A, FS_REP, htr_waiter, "holder_trace.waiter", FT_NUM, "", FR_COUNT, FN_WITH,         \
+	  "... outside a hold, off for the threshold or more")                                 \
+	X(A, FS_REP, htr_short, "holder_trace.short", FT_NUM, "", FR_COUNT, FN_WITH,           \
+	  "... outside a hold, back within the threshold")                                     \
+	X(A, FS_REP, htr_long, "holder_trace.long_holds", FT_NUM, "", FR_COUNT, FN_WITH,       \
+	  "long holds logged")                                                                 \
+	X(A, FS_REP, htr_dropped, "holder_trace.dropped_holds", FT_NUM, "", FR_COUNT, FN_WITH, \
+	  "long holds the full log dropped")                                                   \
+	X(A, FS_REP, htr_lost, "holder_trace.lost_events", FT_NUM, "", FR_COUNT, FN_WITH,      \
+	  "trace events the ring buffer lost")                                                 \
+	X(A, FS_REP, htr_grants, "holder_trace.slice_grants", FT_NUM, "", FR_COUNT, FN_WITH,   \
+	  "slice grants in the window")                                                        \
 	X(A, FS_REP, metric_found, "metric_found", FT_NUM, "", FR_COUNT, FN_OPT,               \
 	  "how many values the metric was read from")                                          \
 	X(A, FS_REP, exit_status, "exit_status", FT_NUM, "", FR_META, FN_OPT,                  \
