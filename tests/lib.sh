@@ -12,6 +12,15 @@ check() { # check DESCRIPTION COMMAND...
 	shift
 	if "$@" >/dev/null; then ok "$d"; else notok "$d"; fi
 }
+# jqe ARGS...: jq -e ARGS on standard input that holds a JSON value.  jq 1.6's
+# -e exits 0 when its input is empty (no value, so no false one): a
+# result that was never written would pass every check made on it.
+jqe() {
+	local in
+	in=$(cat)
+	[ -n "${in//[[:space:]]/}" ] || { echo "jqe: no JSON value on standard input" >&2; return 1; }
+	jq -e "$@" <<<"$in"
+}
 # vm_prereqs NAME TOOL...: a guest test's start: "ok NAME # SKIP" and exit
 # under SLICEBENCH_VM_TESTS=0; "not ok NAME: why" and exit when QEMU, a
 # TOOL or the harness is missing

@@ -33,23 +33,23 @@ aa() { "$SB" compare --within "$1" --baseline slice-dry --format json 2>/dev/nul
 mk "$TMP/good.json" 1.01
 r=$(aa "$TMP/good.json")
 check "aa: one check, from the quiet 1x point only (noise and 2x points left out)" \
-	jq -e '.aa_checks | length == 1 and .[0].nthreads == 2' <<<"$r"
+	jqe '.aa_checks | length == 1 and .[0].nthreads == 2' <<<"$r"
 check "aa: a control within 1% of its real workload is valid (ratio $(jq '.aa_checks[0].ratio' <<<"$r"))" \
-	jq -e '.aa_checks[0] | .verdict == "valid" and .control == "slice-dry" and .real == "slice-spin"
+	jqe '.aa_checks[0] | .verdict == "valid" and .control == "slice-dry" and .real == "slice-spin"
 	       and (.ratio - 1/1.01 | fabs) < 1e-3 and .grants == 0' <<<"$r"
 check "aa: the check names its point (threads $(jq -c '.aa_checks[0].point.threads' <<<"$r"), no noise key)" \
-	jq -e '.aa_checks[0].point | .threads == "1x" and (has("noise") | not)' <<<"$r"
+	jqe '.aa_checks[0].point | .threads == "1x" and (has("noise") | not)' <<<"$r"
 check "aa: the verdict against the control carries the check" \
-	jq -e '[.rows[] | select(.b.workload == "slice-spin") | .control_aa.verdict] | . == ["valid"]' <<<"$r"
+	jqe '[.rows[] | select(.b.workload == "slice-spin") | .control_aa.verdict] | . == ["valid"]' <<<"$r"
 
 mk "$TMP/bad.json" 3
 r=$(aa "$TMP/bad.json")
 check "aa: a control 3x faster than its real workload is invalid" \
-	jq -e '.aa_checks[0] | .verdict == "invalid" and (.ratio - 1/3 | fabs) < 1e-3' <<<"$r"
+	jqe '.aa_checks[0] | .verdict == "invalid" and (.ratio - 1/3 | fabs) < 1e-3' <<<"$r"
 check "aa: an invalid control is warned about, with the ratio" \
-	jq -e '.warnings | map(test("the control slice-dry is invalid: .* slice-spin / slice-dry = 0.333")) | any' <<<"$r"
+	jqe '.warnings | map(test("the control slice-dry is invalid: .* slice-spin / slice-dry = 0.333")) | any' <<<"$r"
 check "aa: every row against it is marked invalid" \
-	jq -e '[.rows[] | .control_aa.verdict] | unique == ["invalid"]' <<<"$r"
+	jqe '[.rows[] | .control_aa.verdict] | unique == ["invalid"]' <<<"$r"
 "$SB" compare --within "$TMP/bad.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
 check "aa: the text report lists the check beside the verdicts" \
 	grep -q 'slice-dry at 2 threads: slice-spin / slice-dry = 0.333 \[.*\], grants 0: invalid' "$TMP/o"

@@ -25,11 +25,11 @@ done
 w=$(jq -c '.results[0]' "$TMP/wide.out.json")
 n=$(jq '.repetitions | length' <<<"$w")
 check "autorep: a 100% target stops on the target before the maximum of 8 ($(jq -c .summary.repetitions_auto <<<"$w"))" \
-	jq -e '(.repetitions | length) < 8 and .summary.repetitions_auto.stopped_by == "target"
+	jqe '(.repetitions | length) < 8 and .summary.repetitions_auto.stopped_by == "target"
 	       and .summary.repetitions_auto.half_width_pct <= 100 and .summary.ops_per_sec.n == '"$n" <<<"$w"
 t=$(jq -c '.results[0]' "$TMP/tight.out.json")
 check "autorep: an unreachable target runs to repetitions_max 4 ($(jq -c .summary.repetitions_auto <<<"$t"))" \
-	jq -e '(.repetitions | length) == 4 and .summary.repetitions_auto.stopped_by == "maximum"
+	jqe '(.repetitions | length) == 4 and .summary.repetitions_auto.stopped_by == "maximum"
 	       and .summary.repetitions_auto.max == 4 and .summary.ops_per_sec.n == 4' <<<"$t"
 check "autorep: validate accepts both" "$SB" validate "$TMP/wide.out.json" "$TMP/tight.out.json"
 jq '.results[0].repetitions |= .[0:3]' "$TMP/tight.out.json" >"$TMP/cut.json"

@@ -27,11 +27,11 @@ check "compare: +1% is inside the 5% noise band" test "$(verdicts "$base" "$TMP/
 check "compare: --threshold 0.5 makes +1% significant" \
 	test "$(verdicts "$base" "$TMP/small.json" --threshold 0.5)" = improved
 r=$("$SB" compare "$base" "$TMP/up.json" --format json 2>/dev/null)
-check "compare: ratio 1.2 with a CI around it and delta +20%" jq -e \
+check "compare: ratio 1.2 with a CI around it and delta +20%" jqe \
 	'.rows[0] | (.ratio - 1.2 | fabs) < 1e-6 and .ratio_ci95[0] < 1.2 and .ratio_ci95[1] > 1.2
 	 and (.delta_pct - 20 | fabs) < 1e-6 and .mw_exact and (.mw_p - 2/252 | fabs) < 1e-9' <<<"$r"
 check "compare: the unsupported point is listed as not compared" \
-	jq -e '.not_compared | length == 1' <<<"$r"
+	jqe '.not_compared | length == 1' <<<"$r"
 
 "$SB" compare "$base" "$TMP/down.json" >/dev/null 2>&1
 check "compare: a regression without --fail-on-regression exits 0" test $? -eq 0
@@ -88,7 +88,7 @@ check "compare: the floor warning is on stderr too" grep -q 'WARNING: guest timi
 jq '.results += [.results[0] | .workload = "futex" | del(.params.backoff_max)
 	| .repetitions |= map(.ops_per_sec *= 1.23)]' "$base" >"$TMP/within.json"
 w=$("$SB" compare --within "$TMP/within.json" --baseline spin-tas --format json 2>/dev/null)
-check "compare: --within pairs futex with spin-tas at the same run keys (+23%)" jq -e \
+check "compare: --within pairs futex with spin-tas at the same run keys (+23%)" jqe \
 	'.rows | length == 1 and .[0].b.workload == "futex" and .[0].verdict == "improved"
 	 and (.[0].delta_pct - 23 | fabs) < 1e-6' <<<"$w"
 
@@ -105,12 +105,12 @@ within_run "$TMP/s2.json" 0.90
 within_run "$TMP/s3.json" 1.60
 w=$("$SB" compare --within "$TMP/within.json" --baseline spin-tas --noise "$TMP/n2.json" \
 	--noise "$TMP/n3.json" --format json 2>/dev/null)
-check "compare: --noise with agreeing runs keeps improved, 3 runs, CV about 0.8%" jq -e \
+check "compare: --noise with agreeing runs keeps improved, 3 runs, CV about 0.8%" jqe \
 	'.rows[0] | .verdict == "improved" and .run_to_run.runs == 3
 	 and (.run_to_run.cv_pct - 0.81 | fabs) < 0.05 and (.run_to_run.ratios | length == 3)' <<<"$w"
 w=$("$SB" compare --within "$TMP/within.json" --baseline spin-tas --noise "$TMP/s2.json" \
 	--noise "$TMP/s3.json" --format json 2>/dev/null)
-check "compare: --noise with scattered runs makes improved inconclusive, and says why" jq -e \
+check "compare: --noise with scattered runs makes improved inconclusive, and says why" jqe \
 	'.rows[0] | .verdict == "inconclusive" and .verdict_within_run == "improved"
 	 and (.why | test("run-to-run noise \\(3 runs")) and .run_to_run.wider
 	 and .run_to_run.ratio_ci95[0] < 1' <<<"$w"

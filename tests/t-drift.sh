@@ -35,12 +35,12 @@ for attempt in 1 2 3; do
 		exit 0
 	fi
 	r=$(jq -c '.results[0]' "$TMP/hog.out.json")
-	jq -e "$flagged" <<<"$r" >/dev/null && break
+	jqe "$flagged" <<<"$r" >/dev/null && break
 	echo "# drift: hog run $attempt: $(jq -c '[.repetitions[].calibration | {drifted, hold: .hold.ratio, probe_ratio, recalibrated}]' <<<"$r")"
 	[ "$attempt" = 3 ] || sleep 2
 done
 check "drift: a hog on the PU flags every repetition (hold ratios $(jq -c '[.repetitions[].calibration.hold.ratio]' <<<"$r"), recalibrated $(jq -c '[.repetitions[].calibration.recalibrated]' <<<"$r"))" \
-	jq -e "$flagged" <<<"$r"
+	jqe "$flagged" <<<"$r"
 # The probe decides: a loop still at its calibrated rate (within 1.25) is
 # not recalibrated and the reason says the time was lost off the CPU; a
 # loop at another rate is recalibrated.  Which one a run sees is the
@@ -50,12 +50,12 @@ check "drift: a hog on the PU flags every repetition (hold ratios $(jq -c '[.rep
 # A side that came out short (ratio below 1/1.25) is recalibrated whatever
 # the probe says: time off the CPU only stretches.
 check "drift: no recalibration exactly when the probe finds the calibrated rate and nothing ran short (probe $(jq -c '[.repetitions[].calibration.probe_ratio]' <<<"$r"))" \
-	jq -e '[.repetitions[].calibration | .recalibrated == (.probe_ratio > 1.25 or .probe_ratio < 0.8 or
+	jqe '[.repetitions[].calibration | .recalibrated == (.probe_ratio > 1.25 or .probe_ratio < 0.8 or
 		(.hold.ratio // 1) < 0.8 or (.think.ratio // 1) < 0.8)] | all' <<<"$r"
 check "drift: where the rate held, the reason says the time was lost off the CPU" \
-	jq -e '[.repetitions[].calibration | select(.recalibrated == false) | .reason | test("off the CPU or shared it")] | all' <<<"$r"
+	jqe '[.repetitions[].calibration | select(.recalibrated == false) | .reason | test("off the CPU or shared it")] | all' <<<"$r"
 check "drift: the summary lists both repetitions" \
-	jq -e '.summary.calibration | .drifted_repetitions == [0, 1] and .checked == 2 and .tolerance == 1.25' <<<"$r"
+	jqe '.summary.calibration | .drifted_repetitions == [0, 1] and .checked == 2 and .tolerance == 1.25' <<<"$r"
 check "drift: validate accepts the result" "$SB" validate "$TMP/hog.out.json"
 
 bad() { # bad NAME REGEX JQ

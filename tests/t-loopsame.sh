@@ -26,21 +26,21 @@ fi
 for wl in "${wls[@]}"; do
 	r=$(jq -c --arg w "$wl" 'select(.workload == $w)' "$TMP/same.jsonl")
 	check "loopsame: $wl: the loop function is in both programs ($(jq -c .function <<<"$r"))" \
-		jq -e '.instructions > 20' <<<"$r"
+		jqe '.instructions > 20' <<<"$r"
 	check "loopsame: $wl: same instructions at the same offsets ($(jq -r '.diff | gsub("\n"; " / ")' <<<"$r"))" \
-		jq -e '.same_code' <<<"$r"
+		jqe '.same_code' <<<"$r"
 	check "loopsame: $wl: both functions start on a 64-byte boundary ($(jq -c .offset64 <<<"$r"))" \
-		jq -e '.offset64.harness == 0 and .offset64.bare == 0' <<<"$r"
+		jqe '.offset64.harness == 0 and .offset64.bare == 0' <<<"$r"
 	cg=$(jq -c '.callgrind | del(.hot_path_offsets)' <<<"$r")
 	check "loopsame: $wl: the harness run measured ($(jq -r .harness.status <<<"$cg"))" \
-		jq -e '.harness.status == "ok"' <<<"$cg"
+		jqe '.harness.status == "ok"' <<<"$cg"
 	# The hottest instruction runs once per operation: the bare program's
 	# own count of its operations (warm-up and window) says so, give or
 	# take the loop's pass at each of its phase changes.
 	check "loopsame: $wl: callgrind counts one loop pass per operation ($(jq -c '.bare | [.ops, .total_ops]' <<<"$cg"))" \
-		jq -e '.bare.total_ops > 100000 and (.bare.ops - .bare.total_ops | fabs) <= 3' <<<"$cg"
+		jqe '.bare.total_ops > 100000 and (.bare.ops - .bare.total_ops | fabs) <= 3' <<<"$cg"
 	check "loopsame: $wl: same path, same instructions per untimed operation ($(jq -c '[.harness.hot_instructions, .bare.hot_instructions]' <<<"$cg"))" \
-		jq -e '.same_hot_path and .harness.hot_instructions == .bare.hot_instructions
+		jqe '.same_hot_path and .harness.hot_instructions == .bare.hot_instructions
 		       and .harness.hot_instructions > 5' <<<"$cg"
 	# Averaged over all operations, the timed one in sample_every and its
 	# histogram adds (branches on the value timed) come in: within 0.1.
@@ -49,7 +49,7 @@ for wl in "${wls[@]}"; do
 	# apart on a quiet host, 0.17 at load 8): shown, not judged.
 	echo "# loopsame: $wl: instructions per operation, timed ones included: $(jq -c '[.harness.ir_per_op, .bare.ir_per_op]' <<<"$cg")"
 	check "loopsame: $wl: instructions per operation, timed ones included, counted in both" \
-		jq -e '.harness.ir_per_op > 0 and .bare.ir_per_op > 0' <<<"$cg"
+		jqe '.harness.ir_per_op > 0 and .bare.ir_per_op > 0' <<<"$cg"
 done
 # The control: two loops that differ by two instructions per operation
 # (the countdown of the sampled kind) must not compare as the same.

@@ -14,20 +14,20 @@ jq '.results |= map(if .status == "ok" then .repetitions |= (to_entries
 	"$base" >"$TMP/noisy.json"
 r=$("$SB" compare "$base" "$TMP/noisy.json" --format json 2>/dev/null)
 check "power: a noisy row is underpowered and says what it could detect ($(jq -r '.rows[0].reading' <<<"$r"))" \
-	jq -e '.rows[0] | .verdict == "inconclusive" and (.reading | test("^underpowered: could detect >= x[0-9.]+$"))
+	jqe '.rows[0] | .verdict == "inconclusive" and (.reading | test("^underpowered: could detect >= x[0-9.]+$"))
 	       and .mde.ratio > 1.3 and .mde.power == 0.8 and .mde.alpha == 0.05 / 2' <<<"$r"
 # The log MDE, (t(1-a/2) + t(0.8)) se, and the log width of the 95% CI,
 # 2 t(0.975) se, rest on the same se: the MDE's log is between half and
 # 1.5 times the CI's log width (a bracket, not the formula again; the
 # unit test checks the value).
 check "power: the row's mde is of the order of its interval's width" \
-	jq -e '.rows[0] | (.mde.ratio | log) as $l | (.ratio_ci95[1] / .ratio_ci95[0] | log) as $w
+	jqe '.rows[0] | (.mde.ratio | log) as $l | (.ratio_ci95[1] / .ratio_ci95[0] | log) as $w
 	       | $l > 0.5 * $w and $l < 1.5 * $w' <<<"$r"
 check "power: identical files are equivalent within the noise band" \
 	test "$("$SB" compare "$base" "$base" --format json 2>/dev/null | jq -r '[.rows[].reading] | unique | join(",")')" \
 	= "equivalent within +-5%"
 check "power: --equivalence sets the TOST margin" \
-	jq -e '.equivalence_pct == 0.1 and .rows[0].tost.margin_pct == 0.1' \
+	jqe '.equivalence_pct == 0.1 and .rows[0].tost.margin_pct == 0.1' \
 	<<<"$("$SB" compare "$base" "$base" --equivalence 0.1 --format json 2>/dev/null)"
 "$SB" compare "$base" "$base" --equivalence 0 >/dev/null 2>"$TMP/e"
 check "power: --equivalence 0 is refused with the value" \
@@ -42,7 +42,7 @@ jq '.results[0].repetitions |= (to_entries | map(if .key % 2 == 0 then .value.op
 	else .value.ops_per_sec = 50 end) | map(.value))' "$base" >"$TMP/collapse.json"
 r=$("$SB" compare "$base" "$TMP/collapse.json" --format json 2>/dev/null)
 check "power: 0 ops in 3 of 5 windows is collapsed, not inconclusive ($(jq -r '.rows[0].reading' <<<"$r"))" \
-	jq -e '.rows[0] | .verdict == "collapsed" and .reading == "collapsed: 0 ops in 3 of 5 windows of B, regressed (Mann-Whitney)"
+	jqe '.rows[0] | .verdict == "collapsed" and .reading == "collapsed: 0 ops in 3 of 5 windows of B, regressed (Mann-Whitney)"
 	       and .collapse == {"a": 0, "a_n": 5, "b": 3, "b_n": 5, "verdict": "regressed"}
 	       and (.flags | map(test("no log test")) | any | not)' <<<"$r"
 "$SB" compare "$base" "$TMP/collapse.json" --fail-on-regression >/dev/null 2>&1
@@ -64,7 +64,7 @@ jq '.results += [.results[0] | .label = "aa2" | .repetitions |= (to_entries
 	"$base" >"$TMP/aa.json"
 r=$("$SB" compare --within "$TMP/aa.json" --baseline spin-tas --format json 2>/dev/null)
 check "power: compare reports the false-positive rate over the true A/A pairs" \
-	jq -e '.true_aa[0] | .pairs == 1 and .positives == 0 and .rate == 0 and .list[0].a_label == "1x"
+	jqe '.true_aa[0] | .pairs == 1 and .positives == 0 and .rate == 0 and .list[0].a_label == "1x"
 	       and .list[0].b_label == "aa2"' <<<"$r"
 "$SB" compare --within "$TMP/aa.json" --baseline spin-tas >"$TMP/o" 2>/dev/null
 check "power: the text report states the rate" \
@@ -75,7 +75,7 @@ jq '.results[0].summary.slice = {"requests": 240000, "grants": 12, "yields": 12,
 # null when compare refuses: jq -e takes empty input as success (jq 1.6)
 r=$("$SB" compare "$base" "$TMP/g.json" --format json 2>/dev/null || echo null)
 check "power: a row carries grants per 1000 acquisitions where the result counts them" \
-	jq -e '.rows[0].b.grants_per_1000_ops == 0.05 and (.rows[0].a | has("grants_per_1000_ops") | not)
+	jqe '.rows[0].b.grants_per_1000_ops == 0.05 and (.rows[0].a | has("grants_per_1000_ops") | not)
 	       and (.rows[1].b | has("grants_per_1000_ops") | not)' <<<"$r"
 "$SB" compare "$base" "$TMP/g.json" >"$TMP/o" 2>/dev/null
 check "power: the text row shows them as A/B" grep -Eq 'threads=1x .* 5/5 +-/0.05 +x' "$TMP/o"
