@@ -193,6 +193,16 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	X(A, FS_META, m_preempt_variant_source, "preemption.variant_source", FT_STR, "",       \
 	  FR_META, FN_OPT, "where the variant was read")                                       \
 	X(A, FS_META, m_hz, "hz", FT_NUM | FT_NULL, "Hz", FR_META, FN_OPT, "CONFIG_HZ")         \
+	X(A, FS_META, m_timers, "timers", FT_OBJ, "", FR_META, FN_OPT,                         \
+	  "the timers a wakeup rests on (sysinfo.c)")                                          \
+	X(A, FS_META, m_timers_res, "timers.monotonic_res_ns", FT_NUM, "ns", FR_META, FN_OPT,  \
+	  "clock_getres(CLOCK_MONOTONIC): 1 with high-resolution timers, else 1/HZ")           \
+	X(A, FS_META, m_timers_hres, "timers.high_resolution", FT_BOOL, "", FR_META, FN_OPT,   \
+	  "hrtimers in high-resolution mode (sleeps do not wait for a tick)")                  \
+	X(A, FS_META, m_timers_dev, "timers.clockevent", FT_STR | FT_NULL, "", FR_META, FN_OPT, \
+	  "CPU 0's tick device (lapic, lapic-deadline, hpet, pit...)")                         \
+	X(A, FS_META, m_timers_src, "timers.clocksource", FT_STR | FT_NULL, "", FR_META,       \
+	  FN_OPT, "the clocksource in use")                                                    \
 	X(A, FS_META, m_slice, "slice_extension", FT_OBJ, "", FR_META, FN_OPT,                 \
 	  "the rseq time-slice extension here")                                                \
 	X(A, FS_META, m_slice_available, "slice_extension.available", FT_BOOL, "", FR_META,    \

@@ -1,5 +1,5 @@
-/* sysinfo.c - kernel release, config, preemption model, HZ, virtualization,
- * the slice extension's availability and the toolchain. */
+/* sysinfo.c - kernel release, config, preemption model, HZ, timers,
+ * virtualization, the slice extension's availability and the toolchain. */
 #define _GNU_SOURCE
 #include "sysinfo.h"
 
@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -302,6 +303,32 @@ static json_t *virt_json(void)
 	return json_pack("{s:b,s:s,s:s}", "hypervisor", 1, "vendor", vendor, "kind", kind);
 }
 
+/* The timers a wakeup latency rests on.  Without a one-shot clock event
+ * device (an x86 guest whose local APIC timer failed its boot-time check
+ * against the PIT: "APIC timer disabled due to verification failure")
+ * hrtimers stay in low-resolution mode and every sleep ends on a tick, up
+ * to 1/HZ late: clock_getres(2) then says 1/HZ instead of 1 ns
+ * (Documentation/timers/highres.rst). */
+static json_t *timers_json(void)
+{
+	struct timespec r;
+	json_t *o = json_object();
+	char *dev = read_text("/sys/devices/system/clockevents/clockevent0/current_device");
+	char *src = read_text("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+
+	if (!clock_getres(CLOCK_MONOTONIC, &r)) {
+		long long ns = (long long)r.tv_sec * 1000000000LL + r.tv_nsec;
+
+		json_object_set_new(o, "monotonic_res_ns", json_integer(ns));
+		json_object_set_new(o, "high_resolution", json_boolean(ns <= 1));
+	}
+	json_object_set_new(o, "clockevent", dev ? json_string(dev) : json_null());
+	json_object_set_new(o, "clocksource", src ? json_string(src) : json_null());
+	free(dev);
+	free(src);
+	return o;
+}
+
 static json_t *slice_json(void)
 {
 	char reason[320] = "";
@@ -385,6 +412,7 @@ json_t *sysinfo_json(void)
 	const char *h = kconfig_val(cfg, "CONFIG_HZ", hz, sizeof(hz));
 
 	json_object_set_new(o, "hz", h ? json_integer(atoi(h)) : json_null());
+	json_object_set_new(o, "timers", timers_json());
 	json_object_set_new(o, "slice_extension", slice_json());
 	json_object_set_new(o, "topology", topo_summary_json());
 	json_object_set_new(o, "virtualization", virt_json());

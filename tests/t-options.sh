@@ -43,6 +43,8 @@ bad "--warmup: '99999999999999999999' $digits" --warmup 99999999999999999999
 bad "--tb-size: 0 is out of range 1..999999999" --tb-size 0
 bad "--tb-size: 'abc' $digits" --tb-size abc
 bad "--tb-size: '08' $digits" --tb-size 08
+bad "--timer-boots: 0 is out of range 1..9" --timer-boots 0
+bad "--timer-boots: 'abc' $digits" --timer-boots abc
 bad "--smp: 0 is out of range 1..255" --smp 0
 bad "--smp: 256 is out of range 1..255" --smp 256
 bad "--mem: '12abc' $digits" --mem 12abc
@@ -55,7 +57,7 @@ bad "--slice-ext-nsec: 1000001 is out of range 5000..1000000" --slice-ext-nsec 1
 bad "--variant bogus needs --kernel patched (the variants are builds of kernel/build.sh)" --variant bogus
 # the edges pass the options and end at the missing kernel
 bad "--kernel: no such file: $TMP/no-such-bzImage" --smp 255 --timeout 1 --warmup 0 \
-	--slice-ext-nsec 5000 --tb-size 1 --mem 1 --preempt lazy --accel tcg
+	--slice-ext-nsec 5000 --tb-size 1 --mem 1 --preempt lazy --accel tcg --timer-boots 9
 
 studies() { # studies EXPECTED-FIRST-LINE OPTION...
 	local want=$1 rc=0 got
