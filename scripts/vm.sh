@@ -47,7 +47,10 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --out FILE            result JSON to write
   --kernel K            patched (default: kernel/build.sh, built on demand),
                         debian (Debian's own linux-image, slice extension off:
-                        the unpatched baseline), or a path to a bzImage
+                        the unpatched baseline), bare-metal (the installable
+                        package of kernel/build.sh --bare-metal with Debian's
+                        configuration, built on demand: it has networking),
+                        or a path to a bzImage
   --variant NAME        with --kernel patched: default, none (preempt=none
                         and voluntary offered again) or rt (PREEMPT_RT), as
                         kernel/build.sh --variant; the guest's meta records
@@ -196,6 +199,19 @@ patched)
 debian)
 	BZ=$("$REPO/kernel/build.sh" --debian-image | tail -n 1) || { log "cannot fetch Debian's kernel"; exit 1; }
 	KIND=debian ;;
+bare-metal)
+	# The installable kernel (Debian's 7.3 cloud-amd64 configuration, the
+	# suite's patches and bare-metal fragment), with no modules: the guest
+	# loads none.  It has what the guest kernel leaves out, networking
+	# above all (a server and its client over loopback: memcached).
+	BMDIR=$(mktemp -d)
+	printf 'Module                  Size  Used by\n' >"$BMDIR/lsmod"
+	deb=$("$REPO/kernel/build.sh" --bare-metal --base-config debian --localmodconfig="$BMDIR/lsmod" |
+		tail -n 1) || { log "kernel build failed (bare-metal package)"; rm -rf "$BMDIR"; exit 1; }
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -O --wildcards './boot/vmlinuz-*' >"$BMDIR/bzImage" &&
+		[ -s "$BMDIR/bzImage" ] || { log "no /boot/vmlinuz-* in $deb"; rm -rf "$BMDIR"; exit 1; }
+	BZ=$BMDIR/bzImage
+	KIND=bare-metal ;;
 *)
 	[ -f "$KERNEL" ] || usage_err "--kernel: no such file: $KERNEL"
 	BZ=$KERNEL
@@ -224,7 +240,7 @@ cleanup() {
 		cp -f "$WORK"/*.log "$WORK"/*.chan "$KEEP"/ 2>/dev/null || true
 		cp -f "$WORK"/files/* "$KEEP"/ 2>/dev/null || true
 	fi
-	rm -rf "$WORK"
+	rm -rf "$WORK" ${BMDIR:+"$BMDIR"}
 }
 trap cleanup EXIT
 # The first SIGINT/SIGTERM asks the guest to stop (kernel/init reads
@@ -589,14 +605,16 @@ fi
 log "wrote $OUT"
 # The floor with its spread over the probes, cyclictest beside the same
 # load, the host's load then, and how the warm-up converged.
-log "guest floor: $(jq -r '.meta.vm | (.calibration.victim_us // {} | to_entries | map("\(.key) p99 \(.value.p99) us" +
+floor="$(jq -r '.meta.vm | (.calibration.victim_us // {} | to_entries | map("\(.key) p99 \(.value.p99) us" +
 	(.value.p99_spread // null | if . then " (\(.n) probes: min \(.min) median \(.median) max \(.max))" else "" end)) | join(", ")) +
 	(.calibration.cyclictest.p99_us // null | if . then "; cyclictest p99 \(.) us" else "" end) +
 	(.calibration.cyclictest.ratio_p99 // null | if . then " (probe/cyclictest \(.))" else "" end) +
 	(.calibration.host_load // null | if . then "; host load \(.loadavg_1) \(.loadavg_5) \(.loadavg_15), \(.runnable) runnable" else "" end) +
-	(.warmup.probe_p99_us // null | if . then "; warm-up probe p99 \(map(tostring) | join(" -> ")) us" else "" end) | ltrimstr("; ")' "$OUT" 2>/dev/null || true)$(
+	(.warmup.probe_p99_us // null | if . then "; warm-up probe p99 \(map(tostring) | join(" -> ")) us" else "" end)' "$OUT" 2>/dev/null || true)$(
 	jq -r '.meta.timers // empty | if .high_resolution then "; high-resolution timers (tick device \(.clockevent))"
 		else "; NO high-resolution timers: clock_getres \(.monotonic_res_ns) ns, tick device \(.clockevent): every wakeup waits for a tick" end' "$OUT" 2>/dev/null || true)"
+log "guest floor: ${floor#; }"
+
 if [ -n "$STOP_SIG" ]; then
 	log "interrupted: $OUT holds what completed"
 	exit "$(stop_code)"
