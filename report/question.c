@@ -191,15 +191,17 @@ static int across_inputs(const json_t *c)
 }
 
 /* A copy of r without the params that do not define the pair (the
- * selectors' and "ignore"'s keys), its meta kept. */
+ * treatment's and control's keys and "ignore"'s), its meta kept.  The
+ * "where" keys stay: they filter, and a pair agrees on them (fault_mem
+ * ["private", "shared"] pairs private with private). */
 static json_t *stripped(const json_t *doc, const json_t *r, const json_t *c)
 {
-	static const char *const sel[] = { "treatment", "control", "where" };
+	static const char *const sel[] = { "treatment", "control" };
 	json_t *x = json_deep_copy(r), *p = json_object_get(x, "params"), *v;
 	const char *k;
 	size_t i;
 
-	for (size_t s = 0; s < 3; s++)
+	for (size_t s = 0; s < 2; s++)
 		json_object_foreach(json_object_get(c, sel[s]), k, v)
 			json_object_del(p, k);
 	json_array_foreach(json_object_get(c, "ignore"), i, v)
@@ -246,6 +248,31 @@ static void name_controls(json_t *rep, const json_t *names)
 	}
 }
 
+/* The key a treatment and its control share: the run point, which leaves
+ * out what makes the workload (lock, policy, dry: compare pairs by name),
+ * and those of the three the contrast does not select on, so a tas
+ * placement never pairs with an adaptive lock's control, nor pre with
+ * rearm's. */
+static char *pair_key(const json_t *x)
+{
+	static const char *const ident[] = { "lock", "policy", "dry" };
+	const json_t *p = json_object_get(x, "params");
+	char *pt = cmp_point_key(x, 0, 1);
+
+	if (!pt)
+		return NULL;
+	json_t *o = json_pack("{s:s}", " point", pt);
+
+	free(pt);
+	for (size_t i = 0; i < sizeof(ident) / sizeof(ident[0]); i++)
+		if (json_object_get(p, ident[i]))
+			json_object_set(o, ident[i], json_object_get(p, ident[i]));
+	char *k = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+
+	json_decref(o);
+	return k;
+}
+
 /* The pairs of contrast c among docs[0..n) into a report; NULL with why. */
 static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char *why,
 			    size_t len)
@@ -260,7 +287,7 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char
 			if (!in_arm(docs[d], r, c, "control"))
 				continue;
 			json_t *x = stripped(docs[d], r, c);
-			char *k = cmp_point_key(x, 0, 1);
+			char *k = pair_key(x);
 
 			if (k && !json_object_get(keys, k))
 				json_object_set_new(keys, k, x);
@@ -273,7 +300,7 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char
 			if (!in_arm(docs[d], r, c, "treatment"))
 				continue;
 			json_t *x = stripped(docs[d], r, c);
-			char *k = cmp_point_key(x, 0, 1), lbl[160];
+			char *k = pair_key(x), lbl[160];
 			json_t *a = k ? json_object_get(keys, k) : NULL;
 
 			free(k);

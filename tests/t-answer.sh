@@ -58,6 +58,32 @@ check "answer: the noisy x1.1 is on the axis, inconclusive, with its MDE band ar
 	awk -v l="$one" 'BEGIN {split(l, f, " "); exit !(f[1] > 1.05 && f[1] < 1.2 && f[8] == 0 && f[5] == "-" &&
 		f[6] < 1 && f[7] > 1 && f[6] * f[7] > 0.999 && f[6] * f[7] < 1.001)}'
 check "answer: the verdict table says the collapse" grep -q 'collapsed: 0 ops in 2 of 5 windows of B' "$out/index.html"
+
+# Pairs stay within their lock and placement: two locks, two placements
+# each, every control at its own speed (tas+cs+dry 1, tas+pre+dry 2,
+# adaptive+cs+dry 4, adaptive+pre+dry 8) and every treatment at 1.5 times
+# its own control.  Before, the point key left out lock and policy (compare
+# pairs by name) and the where's policy was stripped, so each treatment met
+# the first control of its thread count: x0.19 to x12.
+jq '.results[0] as $r | .results = [
+	($r | .params.threads = 2 | .nthreads = 2) as $p |
+	(["tas", 1], ["adaptive", 4]) as [$l, $f] | (["cs", 1], ["pre", 2]) as [$pol, $g] |
+	($p | .params.lock = $l | .params.policy = $pol) as $q |
+	($q | .workload = "\($l)+\($pol)+dry" | .params.dry = true |
+	 .repetitions |= map(.ops_per_sec *= $f * $g)),
+	($q | .workload = "\($l)+\($pol)" | .params.dry = false |
+	 .repetitions |= map(.ops_per_sec *= 1.5 * $f * $g))]' tests/fixtures/base.json >"$TMP/locks.json"
+cat >"$TMP/q2.json" <<'Q'
+{ "question": "Within each lock and placement?",
+  "contrasts": [ { "name": "each placement vs its dry control",
+    "treatment": { "dry": false }, "control": { "dry": true },
+    "where": { "policy": ["cs", "pre"] } } ] }
+Q
+"$SB" plot "$TMP/locks.json" --question "$TMP/q2.json" --out "$TMP/locks" 2>"$TMP/locks.err"
+ratios=$(awk '/^# / {n = $NF; next} NF {printf "%s=%.2f ", n, $1}' "$TMP/locks/answer.dat")
+check "answer: each treatment is paired with its own lock's and placement's control, all x1.5 ($ratios)" \
+	test "$(awk '/^# / {next} NF && ($1 < 1.49 || $1 > 1.51) {bad++} NF {n++} END {print n + 0, bad + 0}' \
+		"$TMP/locks/answer.dat")" = "4 0"
 # The same pairs through compare (one label on both sides): the MDE and
 # the repetitions the published x1.23 needs, n (ln mde / ln 1.23)^2.
 jq '.results |= map(select(.workload == "tas+cs+dry") | .workload = "x")' "$TMP/res.json" >"$TMP/ctl.json"
