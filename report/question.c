@@ -252,15 +252,16 @@ static void name_controls(json_t *rep, const json_t *names)
  * out what makes the workload (lock, policy, dry: compare pairs by name),
  * and those of the three the contrast does not select on, so a tas
  * placement never pairs with an adaptive lock's control, nor pre with
- * rearm's. */
-static char *pair_key(const json_t *x)
+ * rearm's.  A contrast that names its workloads has fixed all three. */
+static char *pair_key(const json_t *x, const json_t *c)
 {
 	static const char *const ident[] = { "lock", "policy", "dry" };
 	const json_t *p = json_object_get(x, "params");
 	char *pt = cmp_point_key(x, 0, 1);
 
-	if (!pt)
-		return NULL;
+	if (!pt || json_object_get(json_object_get(c, "treatment"), "workload") ||
+	    json_object_get(json_object_get(c, "control"), "workload"))
+		return pt;
 	json_t *o = json_pack("{s:s}", " point", pt);
 
 	free(pt);
@@ -287,7 +288,7 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char
 			if (!in_arm(docs[d], r, c, "control"))
 				continue;
 			json_t *x = stripped(docs[d], r, c);
-			char *k = pair_key(x);
+			char *k = pair_key(x, c);
 
 			if (k && !json_object_get(keys, k))
 				json_object_set_new(keys, k, x);
@@ -300,7 +301,7 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char
 			if (!in_arm(docs[d], r, c, "treatment"))
 				continue;
 			json_t *x = stripped(docs[d], r, c);
-			char *k = pair_key(x), lbl[160];
+			char *k = pair_key(x, c), lbl[160];
 			json_t *a = k ? json_object_get(keys, k) : NULL;
 
 			free(k);
