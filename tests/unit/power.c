@@ -203,6 +203,7 @@ int main(void)
 		      json_number_value(json_array_get(ci, 1)) > 0.05,
 	      "true A/A: the rate's 95%% interval [%.3f, %.3f] holds alpha",
 	      json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)));
+	json_decref(tw);
 	json_decref(doc);
 
 	printf("%d failed\n", tap_failed);
