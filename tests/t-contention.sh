@@ -52,7 +52,7 @@ fi
 cat >"$TMP/c.json" <<'JSON'
 {"defaults": {"duration_s": 0.02, "warmup_s": 0, "repetitions": 3, "cs_ns": 0, "think_ns": 0,
  "keep": "summary", "events": [], "pin": "cpus:0-1", "threads": [1, 2, 4, 8],
- "lock": ["tas", "mcs", "adaptive"]},
+ "lock": ["tas", "mcs", "adaptive", "flexguard"]},
  "runs": [{"workload": "spin-tas", "policy": "none"},
           {"workload": "spin-tas", "policy": ["cs", "pre"], "dry": true}]}
 JSON
@@ -92,7 +92,7 @@ check "contention: the figure labels the first crossover (2.83)" \
 check "contention: ... but not the one within noise (2.9: listed in the .dat only)" \
 	bash -c "! grep -q '>2.9<' '$TMP/plot/contention_ratio.svg'"
 check "contention: one panel per lock" \
-	test "$(grep '^# lock=' "$TMP/plot/contention_ratio.dat" | cut -d'|' -f1 | sort -u | wc -l)" -eq 3
+	test "$(grep '^# lock=' "$TMP/plot/contention_ratio.dat" | cut -d'|' -f1 | sort -u | wc -l)" -eq 4
 # The ratio is compare's: the same row from compare --within.
 "$SB" compare --within "$TMP/k.json" --baseline spin-tas -f json -o "$TMP/w.json" 2>/dev/null
 cr=$(jq -r '.rows[] | select(.b.workload == "slice-dry" and .b.nthreads == 4) | .ratio' "$TMP/w.json" 2>/dev/null)

@@ -40,8 +40,8 @@ boot() { # boot NAME PLAN [vm.sh options]: one vm.sh run, log in $TMP/NAME.err
 	printf '%s\n' $2 >"$TMP/plan"
 	shift 2
 	: >"$TMP/starts"
-	PATH="$TMP/bin:$PATH" scripts/vm.sh --config configs/ci.json --out "$TMP/$name.json" \
-		--kernel "$K" --accel tcg --no-selftest --no-calibration --quiet --timeout 30 \
+	PATH="$TMP/bin:$PATH" scripts/vm.sh --kernel "$K" --config configs/ci.json \
+		--out "$TMP/$name.json" --accel tcg --no-selftest --no-calibration --quiet --timeout 30 \
 		"$@" >/dev/null 2>"$TMP/$name.err"
 	rc=$?
 	starts=$(wc -l <"$TMP/starts")
