@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "study.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -22,7 +23,34 @@
 static const char *const preempt_names[] = { "none", "voluntary", "full", "lazy", NULL };
 static const char *const variant_names[] = { "default", "none", "rt", NULL };
 
+/* A model's name is part of a file name, NAME-vm-<name>[-BOOT].json, a
+ * boot being a number: words of lower-case letters and digits, each
+ * starting with a letter, joined by single dashes. */
+static int check_model_name(const json_t *v, char *msg, size_t len)
+{
+	const char *n = json_string_value(v);
+	size_t i, l = strlen(n);
+
+	for (i = 0; i < l; i++) {
+		int word_start = i == 0 || n[i - 1] == '-';
+
+		if (word_start ? !islower((unsigned char)n[i])
+			       : !(islower((unsigned char)n[i]) || isdigit((unsigned char)n[i]) ||
+				   (n[i] == '-' && i + 1 < l)))
+			break;
+	}
+	if (l && i == l)
+		return 0;
+	snprintf(msg, len,
+		 "\"%s\" is not a name (words of a-z and 0-9, each starting with a letter, joined by dashes)",
+		 n);
+	return -1;
+}
+
 static const struct key_desc model_keys[] = {
+	{ "name", KT_STR, "null", 0, 0, "",
+	  "the boot's name, NAME-vm-<name>.json; null: the preempt (two models of one preempt need names, e.g. "
+	  "\"rt-lazy\")" },
 	{ "preempt", KT_ENUM, "required", 0, 0, "",
 	  "preempt=MODE at boot (vm.sh --preempt): none | voluntary | full | lazy",
 	  .values = preempt_names },
@@ -40,7 +68,7 @@ static const struct key_desc study_keys[] = {
 	{ "places", KT_LIST, "[\"vm\",\"host\"]", 1, 2, "",
 	  "where it runs: vm (the guest, NAME-vm.json) and host (NAME-host.json)" },
 	{ "models", KT_LIST, "[]", 0, 8, "",
-	  "one guest boot per preemption model, NAME-vm-PREEMPT.json ([] = one boot under the "
+	  "one guest boot per preemption model, NAME-vm-PREEMPT.json (or its name) ([] = one boot under the "
 	  "kernel's default, NAME-vm.json): objects of the keys below",
 	  model_keys },
 	{ "boots", KT_INT, "1", 1, 99, "",
@@ -121,7 +149,7 @@ static int load_models(struct cfg_ctx *c, struct study *st)
 	if (!st->models)
 		return cfg_fail(c, "models", "out of memory");
 	json_array_foreach(ms, i, m) {
-		char path[64], sub[80];
+		char path[64], sub[80], msg[200];
 
 		snprintf(path, sizeof(path), "models[%zu]", i);
 		if (kobj_check(c, m, path, model_keys))
@@ -132,6 +160,11 @@ static int load_models(struct cfg_ctx *c, struct study *st)
 
 		sm->preempt = str_or(m, "preempt", "");
 		sm->variant = str_or(m, "variant", "default");
+		sm->name = str_or(m, "name", sm->preempt);
+		snprintf(sub, sizeof(sub), "%s.name", path);
+		if (json_object_get(m, "name") &&
+		    check_model_name(json_object_get(m, "name"), msg, sizeof(msg)))
+			return cfg_fail(c, sub, "%s", msg);
 		/* 7dadeaa6e851 ("sched: Further restrict the preemption modes",
 		 * v7.0-rc1) left full and lazy on x86; kernel/variants/none
 		 * takes it back. */
@@ -142,10 +175,10 @@ static int load_models(struct cfg_ctx *c, struct study *st)
 						"(7.x on x86 offers only full and lazy)",
 					sm->variant, sm->preempt);
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(st->models[j].preempt, sm->preempt))
-				return cfg_fail(c, path, "preempt \"%s\" is already models[%zu]'s "
-							 "(the result is NAME-vm-%s.json)",
-						sm->preempt, j, sm->preempt);
+			if (!strcmp(st->models[j].name, sm->name))
+				return cfg_fail(c, path, "name \"%s\" is already models[%zu]'s "
+							 "(the result is NAME-vm-%s.json; give one a \"name\")",
+						sm->name, j, sm->name);
 		st->nmodels = i + 1;
 	}
 	return 0;
@@ -294,7 +327,7 @@ static void print_tsv(const struct study *st)
 	printf("study\t%s\t%s\t%s\t%d\t%d\n", n, st->config, dash(st->question), st->boots,
 	       st->timeout_s);
 	for (i = 0; i < st->nmodels; i++)
-		printf("place\t%s\tvm-%s\t%s\t%s\n", n, st->models[i].preempt, st->models[i].preempt,
+		printf("place\t%s\tvm-%s\t%s\t%s\n", n, st->models[i].name, st->models[i].preempt,
 		       st->models[i].variant);
 	if (st->vm && !st->nmodels)
 		printf("place\t%s\tvm\t-\t-\n", n);
@@ -327,7 +360,7 @@ static void print_list(const struct study *st, const char *file)
 		printf(":");
 		for (i = 0; i < st->nmodels; i++)
 			printf("%s %s-vm-%s.json (preempt=%s, variant %s)", i ? "," : "", st->name,
-			       st->models[i].preempt, st->models[i].preempt, st->models[i].variant);
+			       st->models[i].name, st->models[i].preempt, st->models[i].variant);
 		if (!st->nmodels)
 			printf(" %s-vm.json", st->name);
 		printf("\n");

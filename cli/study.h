@@ -13,6 +13,7 @@
 
 /* One guest boot per model: preempt=MODEL on the kernel variant. */
 struct study_model {
+	const char *name; /* the result's NAME-vm-<name>.json: "name", else preempt */
 	const char *preempt, *variant;
 };
 

@@ -51,8 +51,6 @@ bad model-key 'models\[0\]\.premept: unknown key \(did you mean "preempt"\?\)' \
 	"{$R, \"models\": [{\"premept\": \"lazy\"}]}"
 bad none-default 'models\[1\]\.variant: "default": preempt "voluntary" needs the variant "none"' \
 	"{$R, \"models\": [{\"preempt\": \"lazy\"}, {\"preempt\": \"voluntary\"}]}"
-bad model-twice "models\\[1\\]: preempt \"lazy\" is already models\\[0\\]'s" \
-	"{$R, \"models\": [{\"preempt\": \"lazy\"}, {\"preempt\": \"lazy\", \"variant\": \"rt\"}]}"
 bad models-host 'models: the study does not run in the guest' \
 	"{$R, \"places\": [\"host\"], \"models\": [{\"preempt\": \"lazy\"}]}"
 bad boots 'boots: 0 is out of range 1\.\.99' "{$R, \"boots\": 0}"
@@ -74,6 +72,12 @@ bad vm-host 'vm_args: the study does not run in the guest' \
 	"{$R, \"places\": [\"host\"], \"vm_args\": [\"--no-selftest\"]}"
 bad question 'question: configs/questions/nope.json.*No such file' "{$R, \"question\": \"configs/questions/nope.json\"}"
 bad tab 'description: must not contain tabs or newlines' "{$R, \"description\": \"a\\tb\"}"
+bad model-twice 'models\[1\]: name "lazy" is already models\[0\].s \(the result is NAME-vm-lazy.json; give one a "name"\)' \
+	"{$R, \"models\": [{\"preempt\": \"lazy\", \"variant\": \"rt\"}, {\"preempt\": \"lazy\"}]}"
+bad model-name 'models\[0\].name: "Rt_lazy" is not a name \(words of a-z and 0-9, each starting with a letter, joined by dashes\)' \
+	"{$R, \"models\": [{\"preempt\": \"lazy\", \"name\": \"Rt_lazy\"}]}"
+bad model-dash 'models\[0\].name: "rt-" is not a name' "{$R, \"models\": [{\"preempt\": \"lazy\", \"name\": \"rt-\"}]}"
+bad model-digit 'models\[0\].name: "rt-2" is not a name' "{$R, \"models\": [{\"preempt\": \"lazy\", \"name\": \"rt-2\"}]}"
 cp configs/studies/rostedt-2023.json "$TMP/Bad name.json"
 rc=0
 "$SB" study "$TMP/Bad name.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
@@ -114,7 +118,7 @@ for f in configs/studies/*.json; do
 	# The results the steps write: one per place, model and boot.
 	want=$(jq -r --arg s "$s" --arg o "$TMP/p" '
 		(.places // ["vm", "host"]) as $pl | (.boots // 1) as $b |
-		(if (.models // []) == [] then ["vm"] else [.models[] | "vm-" + .preempt] end) as $vms |
+		(if (.models // []) == [] then ["vm"] else [.models[] | "vm-" + (.name // .preempt)] end) as $vms |
 		(if ($pl | index("vm")) then $vms[] as $v | range(1; $b + 1) as $k |
 			if $k == 1 then "\($o)/\($s)-\($v).json" else "\($o)/boots/\($s)-\($v)-\($k).json" end
 		 else empty end),
@@ -127,11 +131,11 @@ for f in configs/studies/*.json; do
 	bad_steps=0
 	while read -r line; do
 		out=$(grep -oE -- '--out [^ ]+' <<<"$line" | cut -d' ' -f2)
-		v=$(sed -E "s|.*/$s-(vm(-[a-z]+)?)(-[0-9]+)?\\.json$|\\1|" <<<"$out")
+		v=$(sed -E "s|.*/$s-(vm(-[a-z][a-z0-9]*)*)(-[0-9]+)?\\.json$|\\1|" <<<"$out")
 		need=$(jq -r --arg v "$v" '
 			"--config \(.config)", "--timeout \(.timeout_s // 1500)",
 			(.vm_args // [] | join(" ") | select(. != "")),
-			(.models // [] | .[] | select("vm-" + .preempt == $v) |
+			(.models // [] | .[] | select("vm-" + (.name // .preempt) == $v) |
 				"--preempt \(.preempt) --variant \(.variant // "default")")' "$f")
 		while IFS= read -r n; do
 			[[ " $line " == *" $n "* ]] || { bad_steps=$((bad_steps + 1)); echo "# $s: '$n' not in: $line"; }
@@ -141,7 +145,7 @@ for f in configs/studies/*.json; do
 	# The --within tables: each place of "within" x baseline x metric, md and json.
 	want=$(jq -r --arg s "$s" '
 		(.places // ["vm", "host"]) as $pl |
-		(if (.models // []) == [] then ["vm"] else [.models[] | "vm-" + .preempt] end) as $vms |
+		(if (.models // []) == [] then ["vm"] else [.models[] | "vm-" + (.name // .preempt)] end) as $vms |
 		(.within // (if ($pl | index("vm")) then ["vm"] else ["host"] end)) as $w |
 		($w[] | if . == "vm" then $vms[] else "host" end) as $p | (.baselines // [])[] as $b |
 		("", ((.metrics // [])[] | "-" + .)) as $m | ("md", "json") as $x |
