@@ -8,6 +8,8 @@ $T[0] as $tf | $C[0] as $cmp | $R[0] as $res |
 def machine($m):
   { pus: $m.topology.pus, cpu: ($m.topology.cpu_model // "" | gsub(" +$"; "")),
     kernel: $m.kernel.release, model: $m.preemption.model,
+    # PREEMPT_RT: the guest's rt variant, or uname -v on any kernel
+    rt: (($m.preemption.variant // "") == "rt" or ($m.kernel.version // "" | test("PREEMPT_RT"))),
     virtualization: (if $m.virtualization.hypervisor then $m.virtualization.kind else "none" end),
     slice_extension: ($m.slice_extension.available // false),
     mitigations: ([$m.cpu_vulnerabilities // {} | to_entries[] | select(.value | test("^(Mitigation|Vulnerable)")) | "\(.key): \(.value | split(";")[0])"]) };
@@ -15,14 +17,14 @@ def machine($m):
 def differs($t; $mc):
   [ (if $t.conditions.cpus != null and $t.conditions.cpus != $mc.pus then "CPUs: published \($t.conditions.cpus), here \($mc.pus)" else empty end),
     "kernel: published \($t.conditions.kernel // "not stated"), here \($mc.kernel)",
-    (if ($t.conditions.model // $mc.model) != $mc.model then "preemption model: published \($t.conditions.model), here \($mc.model)"
-     else "preemption model: published \($t.conditions.model // "not stated"), here \($mc.model)" end),
+    "preemption model: published \($t.conditions.model // "not stated"), here \($mc.model)\(if $mc.rt then " on PREEMPT_RT" else "" end)",
     "mitigations here: \(if ($mc.mitigations | length) == 0 then "none" else ($mc.mitigations | join("; ")) end)" ];
 
 # Why this machine's point is another experiment, or null.
 def refusal($t; $mc; $n):
   $t.conditions as $c |
-  if $c.model != null and $c.model != $mc.model then "needs preemption model \($c.model), this kernel runs \($mc.model)"
+  if $c.model == "rt" and ($mc.rt | not) then "needs a PREEMPT_RT kernel, this one is not (preempt=\($mc.model))"
+  elif $c.model != null and $c.model != "rt" and $c.model != $mc.model then "needs preemption model \($c.model), this kernel runs \($mc.model)"
   elif $c.threads == null or $n == null then null
   elif $c.cpus == null then null
   elif $n <= $c.cpus and $n > $mc.pus then "\($n) threads on \($mc.pus) PUs oversubscribe them; the source ran \($n) on \($c.cpus) CPUs without"
