@@ -118,7 +118,7 @@ jq -r '
     else "x\(.ours.ratio | f) [\(.ours.ci95[0] | f), \(.ours.ci95[1] | f)] at \(.ours.threads) threads" end;
   def pub: if .kind == "value" then (.published.value | f) else "x\(.published.ratio | f)" end + " (\(.published.as_published))";
   "published numbers beside this machine'"'"'s (targets: \(.sources | keys | join(", ")))",
-  (.rows[0].machine // {} | "machine: \(.pus // "?") PUs, \(.cpu // "?"), kernel \(.kernel // "?"), preemption \(.model // "?"), virtualization \(.virtualization // "?"), slice extension \(if .slice_extension then "available" else "unavailable" end)"),
+  (([.rows[] | select(.machine)][0].machine // {}) | "machine: \(.pus // "?") PUs, \(.cpu // "?"), kernel \(.kernel // "?"), preemption \(.model // "?"), virtualization \(.virtualization // "?"), slice extension \(if .slice_extension then "available" else "unavailable" end)"),
   "",
   (.rows[] | "\(.id)  \(.verdict | ascii_upcase)",
     "  published  \(pub)",

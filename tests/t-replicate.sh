@@ -51,6 +51,13 @@ scripts/replicate.sh --results "$TMP/rt" >/dev/null 2>"$TMP/rt.err"
 check "replicate: ... and reproduced on the rt variant (x1.75 as published)" \
 	jq -e '.rows[] | select(.id == "rt-cyclictest") | .verdict == "reproduced" and (.differs | any(test("here lazy on PREEMPT_RT")))' "$TMP/rt/replicate/replicate.json"
 check "replicate: the table states the CPU count that differs" grep -q "CPUs: published 28, here 2" "$TMP/out"
+# The machine line comes from a measured row, not the first target's (a
+# kit whose first config failed printed "machine: ? PUs").
+mkdir -p "$TMP/one"
+cp "$TMP/res/rostedt-poc.json" "$TMP/one/"
+scripts/replicate.sh --results "$TMP/one" >"$TMP/one.out" 2>&1
+check "replicate: the first target unmeasured, the machine line still names this one" \
+	grep -q '^machine: 2 PUs, QEMU TCG' "$TMP/one.out"
 check "replicate: the page has one figure per target" \
 	test "$(grep -o '<img src="fig/[a-z0-9-]*\.png"' "$TMP/res/replicate/index.html" | wc -l)" -eq "$(jq '.targets | length' "$targets")"
 check "replicate: the reproduced target's figure was drawn" test -s "$TMP/res/replicate/fig/gleixner-pre-1.png"
