@@ -95,6 +95,12 @@ for p in throughput_cs ext_tradeoff compare; do
 	check "plot: $p skip is reported on stderr" grep -q "$p skipped: " "$TMP/err"
 done
 check "plot: index.html has the meta summary" grep -q "kernel $(uname -r)" "$out/index.html"
+# An extension sweep where one workload ran at a single length (the
+# PREEMPT_RT study's slice-dry): its line has one point, and gnuplot 5.4
+# crashed (SIGSEGV) on the labels pass below the points, which had none.
+"$SB" plot results/reference/interference-rt-vm-lazy.json --out "$TMP/ext1" 2>"$TMP/ext1.err"
+check "plot: an extension sweep with a one-point line draws ext_tradeoff ($(grep -o 'ext_tradeoff: .*' "$TMP/ext1.err" | head -c 80))" \
+	test -s "$TMP/ext1/ext_tradeoff.png" -a -s "$TMP/ext1/ext_tradeoff.svg"
 check "plot: no temp file left in the output" test -z "$(find "$out" -name '*.tmp.*' -o -name '.*.log')"
 
 # Several inputs: the comparison chart and table, and the cs_ns line.
