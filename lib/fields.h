@@ -65,9 +65,9 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	X(A, sc, id##_min, p ".min", FT_NUM, unit, role, FN_WITH, "smallest repetition")       \
 	X(A, sc, id##_max, p ".max", FT_NUM, unit, role, FN_WITH, "largest repetition")        \
 	X(A, sc, id##_ci95_lo, p ".ci95_lo", FT_NUM, unit, role, FN_WITH,                      \
-	  "95% interval of the median, low end")                                               \
+	  "95% interval of the mean (Student's t), low end")                                               \
 	X(A, sc, id##_ci95_hi, p ".ci95_hi", FT_NUM, unit, role, FN_WITH,                      \
-	  "95% interval of the median, high end")
+	  "95% interval of the mean (Student's t), high end")
 
 /* debugfs rseq/stats over a window (CONFIG_RSEQ_STATS, system-wide). */
 #define SB_FLD_RSEQ(X, A, sc, id, p)                                                           \
