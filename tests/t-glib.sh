@@ -54,8 +54,10 @@ for t in "${suite[@]}"; do
 	done
 done
 # The suite must really take pthread mutexes through the library, nested.
+# How many it takes depends on the host's speed (246 under a load of 8,
+# thousands on a quiet host): the count only has to show they were seen.
 rm -f stats.json
 env SLICEBENCH_PRELOAD_DRY=1 SLICEBENCH_PRELOAD_STATS="$TMP/stats.json" LD_PRELOAD="$LIB" \
 	"$GT/rec-mutex" -s /thread/rec-mutex4 >/dev/null 2>&1
 check "glib: rec-mutex takes recursive pthread mutexes the library sees ($(jq -c '{locks, requests, max_depth}' stats.json))" \
-	test "$(jq '.locks > 1000 and .requests > 0 and .max_depth >= 5' stats.json)" = true
+	test "$(jq '.locks > 0 and .locks == .unlocks and .requests > 0 and .max_depth >= 5' stats.json)" = true
