@@ -3,7 +3,7 @@
  * user space, cancelled (hrtimer_cancel) when the task comes back in time,
  * fired (hrtimer_expire_entry) when it did not.  The method of the kernel's
  * tools/testing/selftests/rseq/rseq-slice-hist.py, which produced the
- * ~350 ns harmonic mean behind the 5 us default; it needs no patch, only the
+ * harmonic mean behind the 5 us default (configs/replicate/targets.json); it needs no patch, only the
  * timer events and the address of rseq_slice_expired (kernel/rseq.c).
  *
  * Pure bookkeeping on events: slicetrace.c reads them from tracefs, the

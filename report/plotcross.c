@@ -207,8 +207,8 @@ static size_t crossovers(const struct ppts *s, FILE *f, struct gpvars *v)
 /* The ratio axis: the narrowest of a few symmetric ranges that holds every
  * ratio, at most 1/16x..16x; an interval beyond it ends at the edge (with
  * 3 repetitions one slow window makes an interval span a decade).  Every published effect of
- * the extension lies in 0.5x-3x (Rostedt's POC +23%, pgbench's 0.51x on
- * 7.0); a baseline that collapses under oversubscription gives ratios of
+ * the extension lies in 0.5x-3x (configs/replicate/targets.json,
+ * pgbench's 0.51x on 7.0); a baseline that collapses under oversubscription gives ratios of
  * 10^4 and more, and drawn to scale (the reference contention sweep spans
  * eleven decades) they flatten that band to a line.  A point beyond is
  * drawn at the edge with its value as its label, the .dat keeps the real

@@ -14,12 +14,14 @@
 #include "compare.h"
 #include "plotpanel.h"
 #include "qref.h"
+#include "qtarget.h"
 #include "resload.h"
 #include "textfmt.h"
 
-static const char *const top_keys[] = { "question", "contrasts", NULL };
+static const char *const top_keys[] = { "question", "contrasts", "targets", NULL };
 static const char *const con_keys[] = { "name", "metric", "treatment", "control", "where",
-					"ignore", "published", "published_by", "reference", NULL };
+					"ignore", "published", "published_by", "reference",
+					"target", NULL };
 
 static int known(const char *const *keys, const char *k)
 {
@@ -43,7 +45,7 @@ static int check_contrast(const char *path, size_t i, const json_t *c, char *err
 		if (!known(con_keys, k)) {
 			snprintf(err, len, "%s: contrasts[%zu].%s: unknown key (expected name, metric, "
 				 "treatment, control or reference, where, ignore, published, "
-				 "published_by)",
+				 "published_by, target)",
 				 path, i, k);
 			return -1;
 		}
@@ -112,7 +114,8 @@ int question_load(const char *path, struct question *q, char *err, size_t len)
 	}
 	json_object_foreach(q->doc, k, v)
 		if (!known(top_keys, k)) {
-			snprintf(err, len, "%s: %s: unknown key (expected question, contrasts)", path, k);
+			snprintf(err, len, "%s: %s: unknown key (expected question, contrasts, targets)",
+				 path, k);
 			goto fail;
 		}
 	q->text = json_string_value(json_object_get(q->doc, "question"));
@@ -122,6 +125,8 @@ int question_load(const char *path, struct question *q, char *err, size_t len)
 							   : "question: missing or not a string");
 		goto fail;
 	}
+	if (qtarget_resolve(path, q->doc, err, len))
+		goto fail;
 	json_array_foreach(c, i, v)
 		if (check_contrast(path, i, v, err, len))
 			goto fail;

@@ -9,10 +9,13 @@
  *                      "control":   { "dry": true },
  *                      "where":     { "policy": ["cs", "pre", "rearm"] },
  *                      "ignore":    [ "slice_ext_nsec" ],
- *                      "published": 1.23,
- *                      "published_by": "Rostedt's POC, +23%" } ] }
+ *                      "published": 1.5,
+ *                      "published_by": "who measured it, and where" } ] }
  * A contrast may name "reference": a published number, instead of a
  * control: each treatment result's metric is then set against it (qref.h).
+ * Either number may come from the targets file by id instead ("target",
+ * with the question's "targets": its path; qtarget.h), which is how the
+ * committed questions cite the published measurements. 
  * A selector's key is "workload", "meta.PATH" (the meta the result was
  * measured under) or a run parameter; its value one JSON value or a list
  * of the values it accepts.  Each treatment result is paired with the

@@ -136,9 +136,10 @@ check "answer: reference: the verdict table counts above, below, inconclusive" \
 check "answer: reference: the axis says measured / published" grep -q 'measured / published' "$TMP/ref/answer.svg"
 
 # Bad question files: the key or place named, exit 2, no report.
-bad() { # bad NAME JSON EXPECTED-MESSAGE
-	printf '%s' "$2" >"$TMP/$1.json"
-	"$SB" plot "$TMP/res.json" --question "$TMP/$1.json" --out "$TMP/out-$1" 2>"$TMP/$1.err"
+QDIR=$TMP
+bad() { # bad NAME JSON EXPECTED-MESSAGE: the file in $QDIR
+	printf '%s' "$2" >"$QDIR/$1.json"
+	"$SB" plot "$TMP/res.json" --question "$QDIR/$1.json" --out "$TMP/out-$1" 2>"$TMP/$1.err"
 	local rc=$?
 	check "answer: $1: exit 2 (rc=$rc)" test "$rc" -eq 2
 	check "answer: $1: says \"$3\"" grep -qF "$3" "$TMP/$1.err"
@@ -156,6 +157,45 @@ bad ref-and-control '{"question": "q", "contrasts": [{"name": "n", "treatment": 
 bad ref-negative '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}, "reference": -1}]}' \
 	'contrasts[0].reference: expected a published value above 0'
 bad published '{"question": "q", "contrasts": [{"name": "n", "treatment": {"dry": false}, "control": {"dry": true}, "published": 1}]}' \
+	'contrasts[0].published: expected a ratio above 0, not 1'
+# A contrast may name a published measurement by its id in a targets file
+# (qtarget.h) instead of writing the number: the ratio becomes the line at
+# the published effect, a value target the reference.
+mkdir -p "$TMP/tg/q"
+cat >"$TMP/tg/targets.json" <<'T'
+{ "sources": { "s": { "who": "Somebody" } },
+  "targets": [ { "id": "r", "source": "s", "kind": "ratio", "published": { "ratio": 1.37, "as_published": "+37%" } },
+               { "id": "v", "source": "s", "kind": "value", "published": { "value": 7.8, "as_published": "7.8 xadds" } },
+               { "id": "one", "source": "s", "kind": "ratio", "published": { "ratio": 1, "as_published": "0%" } } ] }
+T
+cat >"$TMP/tg/q/ratio.json" <<'Q'
+{ "question": "q?", "targets": "../targets.json",
+  "contrasts": [ { "name": "n", "treatment": { "dry": false }, "control": { "dry": true }, "target": "r" } ] }
+Q
+"$SB" plot "$TMP/res.json" --question "$TMP/tg/q/ratio.json" --out "$TMP/tg/out" 2>"$TMP/tg.err"
+rc=$?
+check "answer: target: a ratio target's question is accepted (rc=$rc)" test "$rc" -eq 0
+check "answer: target: the published effect read from the targets file (x1.37)" \
+	grep -q 'published effect x1.37' "$TMP/tg/out/index.html"
+check "answer: target: its source and the figure as published" \
+	grep -q 'Somebody: +37%' "$TMP/tg/out/index.html"
+sed 's/"control": { "dry": true }, "target": "r"/"target": "v"/; s/"name": "n"/"name": "n", "metric": "gettid_per_xadd"/; s/"dry": false/"workload": "primitives"/' \
+	"$TMP/tg/q/ratio.json" >"$TMP/tg/q/value.json"
+"$SB" plot "$TMP/prim.json" --question "$TMP/tg/q/value.json" --out "$TMP/tg/vout" 2>"$TMP/tg.err"
+rc=$?
+check "answer: target: a value target is the reference (rc=$rc; the same rows as reference 7.8)" \
+	cmp -s "$TMP/tg/vout/answer.dat" "$TMP/ref/answer.dat"
+QDIR=$TMP/tg/q # bad questions beside the targets file
+C='"treatment": {"dry": false}, "control": {"dry": true}'
+bad target-unknown '{"question": "q", "targets": "../targets.json", "contrasts": [{"name": "n", '"$C"', "target": "nope"}]}' \
+	"$TMP/tg/q/target-unknown.json: contrasts[0].target: \"nope\" is not a target of $TMP/tg/q/../targets.json"
+bad target-nofile '{"question": "q", "contrasts": [{"name": "n", '"$C"', "target": "r"}]}' \
+	'contrasts[0].target "r": the question names no "targets" file'
+bad target-missing '{"question": "q", "targets": "../nothere.json", "contrasts": [{"name": "n", '"$C"', "target": "r"}]}' \
+	'target-missing.json: targets "../nothere.json": '"$TMP/tg/q/../nothere.json:"
+bad target-and-number '{"question": "q", "targets": "../targets.json", "contrasts": [{"name": "n", '"$C"', "target": "r", "published": 1.2}]}' \
+	'contrasts[0].target: a contrast names a target or writes its published number, not both'
+bad target-one '{"question": "q", "targets": "../targets.json", "contrasts": [{"name": "n", '"$C"', "target": "one"}]}' \
 	'contrasts[0].published: expected a ratio above 0, not 1'
 
 # Every committed question file is one plot accepts.
