@@ -145,6 +145,36 @@ static void power_row(json_t *r, double level, double tost_holm, const struct cm
 	json_object_set_new(r, "reading", json_string(buf));
 }
 
+/* The mechanism's rate beside the verdict: where the slice arms' grants
+ * per 1000 acquisitions (the larger side's) are below the floor, a grant
+ * would have to save the time of band * 1000 / g acquisitions to move the
+ * ratio by the noise band, and the row says the extension is too rare here
+ * to be what moved it (or could have). */
+static void rare_note(json_t *r, const struct cmp_opts *o)
+{
+	double ga = res_num(r, "a.grants_per_1000_ops"), gb = res_num(r, "b.grants_per_1000_ops");
+	double g = isfinite(ga) && isfinite(gb) ? fmax(ga, gb) : isfinite(ga) ? ga : gb;
+	double floor = o->grant_floor > 0 ? o->grant_floor : CMP_GRANT_FLOOR;
+	char buf[512];
+
+	if (!isfinite(g) || g >= floor)
+		return;
+	double worth = g > 0 ? o->threshold * 1000 / g : NAN;
+
+	json_object_set_new(r, "mechanism",
+			    json_pack("{s:f,s:f,s:o,s:b}", "grants_per_1000_ops", g, "floor", floor,
+				      "acquisitions_per_grant_for_band", NUM(worth), "too_rare", 1));
+	if (g > 0)
+		snprintf(buf, sizeof(buf), "%s; the extension is too rare here to move this ratio "
+			 "(%.3g grants/1k ops < %.3g: each would have to save %.0f acquisitions' "
+			 "time to move it %.3g%%)", res_str(r, "reading", "?"), g, floor, worth,
+			 100 * o->threshold);
+	else
+		snprintf(buf, sizeof(buf), "%s; the extension was never granted here (0 grants/1k "
+			 "ops)", res_str(r, "reading", "?"));
+	json_object_set_new(r, "reading", json_string(buf));
+}
+
 void power_decide(json_t *rows, const struct cmp_opts *o)
 {
 	size_t n = json_array_size(rows), i;
@@ -173,6 +203,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 		if (json_object_get(r, "collapse")) {
 			collapse_reading(r, p[i], o, lower);
 			json_object_set_new(r, "holm_level", NUM(level[i]));
+			rare_note(r, o);
 			continue;
 		}
 		if (!isfinite(p[i])) {
@@ -195,6 +226,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 		json_object_set_new(r, "verdict", json_string(v));
 		json_object_set_new(r, "why", json_string(why));
 		power_row(r, level[i], tost[i], o);
+		rare_note(r, o);
 	}
 	free(p);
 }

@@ -20,6 +20,9 @@ static const struct cli_opt compare_opts[] = {
 	{ 't', "threshold", "PCT", "noise band in percent (default 5)" },
 	{ 'e', "equivalence", "PCT", "smallest effect of interest of the equivalence\n"
 				     "tests (TOST; default: the noise band)" },
+	{ 'g', "grant-floor", "G", "grants per 1000 acquisitions below which a row\n"
+				   "of slice arms says the extension is too rare here to\n"
+				   "move its ratio (default 0.1)" },
 	{ 'r', "fail-on-regression", NULL, "exit 1 when any row regressed" },
 	{ 'o', "out", "FILE", "write there (temp file + rename; a new path or a\n"
 			      "regular file, replaced), not stdout" },
@@ -64,6 +67,10 @@ static const struct cli_cmd compare_cmd = {
 		 "          could detect >= x1.9\".  A throughput row with a 0-op window\n"
 		 "          is decided by the Mann-Whitney p: \"collapsed: 0 ops in k of\n"
 		 "          n windows\", improved, regressed or not significant.\n"
+		 "          Where the slice arms' grants per 1000 acquisitions are\n"
+		 "          below --grant-floor, the reading adds \"the extension is too\n"
+		 "          rare here to move this ratio\" and how many acquisitions'\n"
+		 "          time each grant would have to save to move it by the band.\n"
 		 "  MDE     the smallest ratio (or its inverse) the row could have\n"
 		 "          declared: 80% power at the level Holm gives the row,\n"
 		 "          exp((t(1-a/2, df) + t(0.8, df)) * se) from Welch's se.\n"
@@ -185,6 +192,14 @@ int cmd_compare(int argc, char **argv)
 			if (end == optarg || *end || !(o.equiv > 0 && o.equiv < 10)) {
 				fprintf(stderr, "slicebench compare: --equivalence \"%s\": not a "
 						"percentage above 0 and below 1000\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'g':
+			o.grant_floor = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.grant_floor > 0 && o.grant_floor <= 1000)) {
+				fprintf(stderr, "slicebench compare: --grant-floor \"%s\": not a "
+						"rate above 0 and at most 1000 per 1000 ops\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;

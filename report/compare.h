@@ -34,7 +34,13 @@ struct cmp_opts {
 	double threshold; /* noise band, fraction (0.05 = 5%) */
 	double alpha;	  /* family-wise, Holm-adjusted */
 	double equiv;	  /* smallest effect of interest for TOST, fraction; 0 = threshold */
+	double grant_floor; /* grants per 1000 ops below which a slice row says the
+			     * extension is too rare to move it; 0 = CMP_GRANT_FLOOR */
 };
+
+/* One grant in 10,000 acquisitions: a grant must then save the time of 500
+ * acquisitions to move a ratio by a 5% band (compare --grant-floor). */
+#define CMP_GRANT_FLOOR 0.1
 
 /* The power a row's minimum detectable effect is computed for. */
 #define CMP_POWER 0.8

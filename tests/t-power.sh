@@ -79,3 +79,23 @@ check "power: a row carries grants per 1000 acquisitions where the result counts
 	       and (.rows[1].b | has("grants_per_1000_ops") | not)' <<<"$r"
 "$SB" compare "$base" "$TMP/g.json" >"$TMP/o" 2>/dev/null
 check "power: the text row shows them as A/B" grep -Eq 'threads=1x .* 5/5 +-/0.05 +x' "$TMP/o"
+# Below the grant floor (default 0.1 per 1000) the row says the extension
+# is too rare to move its ratio, and what a grant would have to be worth:
+# 5% * 1000 / 0.05 = 1000 acquisitions' time.
+check "power: 0.05 grants/1k ops is too rare, with each grant's needed worth ($(jq -r '.rows[0].reading' <<<"$r"))" \
+	jqe '.rows[0] | (.reading | test("; the extension is too rare here to move this ratio \\(0.05 grants/1k ops < 0.1: each would have to save 1000 acquisitions. time to move it 5%\\)$"))
+	       and .mechanism == {"grants_per_1000_ops": 0.05, "floor": 0.1, "acquisitions_per_grant_for_band": 1000, "too_rare": true}' <<<"$r"
+check "power: a row without grant counts says nothing of the mechanism" \
+	jqe '.rows[1] | has("mechanism") | not' <<<"$r"
+r=$("$SB" compare "$base" "$TMP/g.json" --grant-floor 0.01 --format json 2>/dev/null || echo null)
+check "power: at or above --grant-floor the row says nothing of the mechanism" \
+	jqe '.rows[0] | (has("mechanism") | not) and (.reading | test("too rare") | not)' <<<"$r"
+jq '.results[0].summary.slice.grants_per_1000_ops = 0' "$TMP/g.json" >"$TMP/g0.json"
+r=$("$SB" compare "$base" "$TMP/g0.json" --format json 2>/dev/null || echo null)
+check "power: 0 grants reads never granted" \
+	jqe '.rows[0] | (.reading | endswith("; the extension was never granted here (0 grants/1k ops)"))
+	       and .mechanism.acquisitions_per_grant_for_band == null' <<<"$r"
+"$SB" compare "$base" "$TMP/g.json" --grant-floor -1 >/dev/null 2>"$TMP/e"
+rc=$?
+check "power: --grant-floor -1 is refused with the value, exit 2 (rc=$rc)" \
+	eval 'test "$rc" -eq 2 && grep -q "grant-floor \"-1\": not a rate" "$TMP/e"'
