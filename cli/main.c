@@ -38,6 +38,9 @@ static const struct cli_opt run_opts[] = {
 	{ 'q', "quiet", NULL, "no progress, no table" },
 	{ 'm', "meta", "K=V", "add meta.K (dotted keys nest; @FILE reads a file)" },
 	{ 'n', "dry-run", NULL, "validate, print the expanded runs, run nothing" },
+	{ 'p', "planned-s", NULL, "validate, print only the seconds the windows,\n"
+				  "warm-ups and repetitions (repetitions_max included)\n"
+				  "plan, run nothing (what scripts size timeouts by)" },
 	{ 'f', "force", NULL, "overwrite an existing --out file (a regular file only)" },
 	{ 'h', "help", NULL, "this text" },
 	{ 0 }
@@ -140,7 +143,7 @@ static int cmd_run(int argc, char **argv)
 	/* Heap: argc is the user's (cleanup frees it on every return). */
 	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
 	char err[1024], defpath[512];
-	int quiet = 0, nmeta = 0, dry = 0, force = 0, c, rc;
+	int quiet = 0, nmeta = 0, dry = 0, planned = 0, force = 0, c, rc;
 
 	if (!metas)
 		return 1;
@@ -151,6 +154,7 @@ static int cmd_run(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'm': metas[nmeta++] = optarg; break;
 		case 'n': dry = 1; break;
+		case 'p': dry = planned = 1; break;
 		case 'f': force = 1; break;
 		}
 	}
@@ -177,6 +181,11 @@ static int cmd_run(int argc, char **argv)
 
 	for (size_t i = 0; i < s.nruns; i++)
 		left += iso_planned_s(s.runs[i].params);
+	if (planned) {
+		printf("%.0f\n", left);
+		cfg_free(&s);
+		return 0;
+	}
 	if (dry) {
 		for (size_t i = 0; i < s.nruns; i++) {
 			char *p = json_dumps(s.runs[i].params, JSON_COMPACT | JSON_SORT_KEYS);

@@ -133,8 +133,7 @@ x() {
 VM_OVERHEAD_S=40
 planned() { # planned seconds of study $1's config in place $2
 	local p
-	p=$("$SB" run --config "$REPO/${CONFIG[$1]}" --dry-run 2>&1 >/dev/null |
-		sed -n 's/.* runs.*, \([0-9]*\) s planned$/\1/p')
+	p=$("$SB" run --config "$REPO/${CONFIG[$1]}" --planned-s 2>/dev/null)
 	[ "$2" = host ] || p=$((${p:-0} + VM_OVERHEAD_S))
 	echo "${p:-0}"
 }

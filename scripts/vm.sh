@@ -67,7 +67,7 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --timeout SECONDS     kill the guest after this long (default: 600 s for
                         the boot, self-test and calibration, plus twice the
                         config's planned windows, repetitions_max included,
-                        from slicebench run --dry-run: TCG is slow)
+                        from slicebench run --planned-s: TCG is slow)
   --no-selftest         skip the kernel's rseq slice_test (15 s)
   --trace               record the rseq_slice_* tracepoints in the guest
                         (patched kernel); the trace lands in --keep DIR
@@ -195,8 +195,7 @@ command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: a
 # harness refuses here is refused in the guest too, with its message.
 TIMEOUT_WHY="--timeout"
 if [ -z "$TIMEOUT" ]; then
-	planned=$("$SB" run --config "$CONFIG" --dry-run 2>&1 >/dev/null |
-		sed -n 's/.* \([0-9][0-9]*\) s planned$/\1/p' | tail -n 1)
+	planned=$("$SB" run --config "$CONFIG" --planned-s 2>/dev/null)
 	TIMEOUT=$((600 + 2 * ${planned:-0}))
 	TIMEOUT_WHY="600 s + twice the ${planned:-?} s the config plans"
 fi

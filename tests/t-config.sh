@@ -65,6 +65,19 @@ n=$("$SB" run --config "$TMP/sweep.json" --dry-run 2>/dev/null | wc -l)
 # futex: 2x3 (spin_budget is not its key) + adaptive 2x3x2 = 6 + 12; the
 # second run repeats futex's 6 points.
 check "config: sweep expands to 18 distinct runs (got $n)" test "$n" -eq 18
+# --planned-s: the seconds the runs plan, alone on stdout (what vm.sh's
+# default timeout and studies.sh's estimate read): 2 runs x 3 x (2 + 0.5)
+# s, and with ci_target_pct up to repetitions_max 8: 2 x 8 x 2.5.
+printf '%s' '{"defaults": {"duration_s": 2, "warmup_s": 0.5, "repetitions": 3}, "runs": [{"workload": "spin-tas", "threads": [1, 2]}]}' >"$TMP/plan.json"
+check "config: --planned-s prints the plan's seconds alone (15)" \
+	test "$("$SB" run --config "$TMP/plan.json" --planned-s 2>&1)" = 15
+sed 's/"repetitions": 3/"repetitions": 3, "ci_target_pct": 2, "repetitions_max": 8/' "$TMP/plan.json" >"$TMP/plan8.json"
+check "config: --planned-s counts repetitions_max when the interval may ask for it (40)" \
+	test "$("$SB" run --config "$TMP/plan8.json" --planned-s 2>&1)" = 40
+"$SB" run --config "$TMP/nothere.json" --planned-s >"$TMP/o" 2>"$TMP/e"
+rc=$?
+check "config: --planned-s of a missing config is exit 2, nothing on stdout (rc=$rc)" \
+	eval 'test "$rc" -eq 2 && test ! -s "$TMP/o" && grep -q "nothere.json" "$TMP/e"'
 if "$SB" run --config "$TMP/sweep.json" --dry-run 2>/dev/null | grep -q '^[0-9]* adaptive .*"spin_budget":50'; then
 	ok "config: workload keys reach their workload's params"
 else
