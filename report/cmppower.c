@@ -154,20 +154,20 @@ static void rare_note(json_t *r, const struct cmp_opts *o)
 {
 	double ga = res_num(r, "a.grants_per_1000_ops"), gb = res_num(r, "b.grants_per_1000_ops");
 	double g = isfinite(ga) && isfinite(gb) ? fmax(ga, gb) : isfinite(ga) ? ga : gb;
-	double floor = o->grant_floor > 0 ? o->grant_floor : CMP_GRANT_FLOOR;
+	double gfloor = o->grant_floor > 0 ? o->grant_floor : CMP_GRANT_FLOOR;
 	char buf[512];
 
-	if (!isfinite(g) || g >= floor)
+	if (!isfinite(g) || g >= gfloor)
 		return;
 	double worth = g > 0 ? o->threshold * 1000 / g : NAN;
 
 	json_object_set_new(r, "mechanism",
-			    json_pack("{s:f,s:f,s:o,s:b}", "grants_per_1000_ops", g, "floor", floor,
+			    json_pack("{s:f,s:f,s:o,s:b}", "grants_per_1000_ops", g, "floor", gfloor,
 				      "acquisitions_per_grant_for_band", NUM(worth), "too_rare", 1));
 	if (g > 0)
 		snprintf(buf, sizeof(buf), "%s; the extension is too rare here to move this ratio "
 			 "(%.3g grants/1k ops < %.3g: each would have to save %.0f acquisitions' "
-			 "time to move it %.3g%%)", res_str(r, "reading", "?"), g, floor, worth,
+			 "time to move it %.3g%%)", res_str(r, "reading", "?"), g, gfloor, worth,
 			 100 * o->threshold);
 	else
 		snprintf(buf, sizeof(buf), "%s; the extension was never granted here (0 grants/1k "
