@@ -78,32 +78,39 @@ json_t *drift_check_rep(const struct rep *r, int64_t cs_ns, int64_t think_ns)
 	if (!drifted)
 		return j;
 	/* On the first lock thread's PU, where the rate in use was measured. */
-	double now = r->n ? tm_probe_on(r->w[0].cpu) : tm_probe_iters_per_ns(), slow = rate / now;
+	double now = r->n ? tm_probe_on(r->w[0].cpu) : tm_probe_iters_per_ns();
+
+	if (drift_judge(j, rate, now, fast))
+		tm_set_iters_per_ns(now);
+	return j;
+}
+
+int drift_judge(json_t *j, double rate, double now, int fast)
+{
+	double slow = rate / now;
+	int moved = slow > DRIFT_TOL || slow < 1 / DRIFT_TOL;
 
 	json_object_set_new(j, "probe_iters_per_ns", json_real(now));
 	json_object_set_new(j, "probe_ratio", json_real(slow));
-	int moved = slow > DRIFT_TOL || slow < 1 / DRIFT_TOL;
-
-	if (moved || fast) {
-		tm_set_iters_per_ns(now);
-		json_object_set_new(j, "recalibrated", json_true());
-		if (!moved)
-			json_object_set_new(
-				j, "reason",
-				json_sprintf("a section ran short of its calibrated time, which "
-					     "only a faster loop explains: recalibrated although "
-					     "the probe (%.2fx) is within the tolerance",
-					     slow));
-	} else {
-		json_object_set_new(j, "recalibrated", json_false());
+	json_object_set_new(j, "recalibrated", json_boolean(moved || fast));
+	if (moved)
+		return 1;
+	if (fast) {
 		json_object_set_new(
 			j, "reason",
-			json_sprintf("the busy loop runs at its calibrated rate (probe %.2fx): the "
-				     "sections were stretched while their threads were off the "
-				     "CPU or shared it, which a new calibration cannot undo",
+			json_sprintf("a section ran short of its calibrated time, which only a "
+				     "faster loop explains: recalibrated although the probe "
+				     "(%.2fx) is within the tolerance",
 				     slow));
+		return 1;
 	}
-	return j;
+	json_object_set_new(
+		j, "reason",
+		json_sprintf("the busy loop runs at its calibrated rate (probe %.2fx): the "
+			     "sections were stretched while their threads were off the CPU or "
+			     "shared it, which a new calibration cannot undo",
+			     slow));
+	return 0;
 }
 
 void drift_summary(json_t *res)

@@ -9,7 +9,7 @@ BENCH_OUT  ?= results/bench
 BENCH_RUNS ?= 1
 BENCH_ONLY ?=
 BENCH_SOLO := $(BUILD)/selfbench/bare $(BUILD)/selfbench/sleepcost $(BUILD)/selfbench/switchcost
-BENCH_LIB  := $(BUILD)/selfbench/ratio $(BUILD)/selfbench/writecost
+BENCH_LIB  := $(BUILD)/selfbench/ratio $(BUILD)/selfbench/writecost $(BUILD)/selfbench/driftcheck
 
 .PHONY: bench bench-bin
 bench-bin: $(BUILD)/slicebench $(BENCH_SOLO) $(BENCH_LIB)
@@ -23,6 +23,7 @@ bench: bench-bin
 $(BENCH_SOLO): $(BUILD)/selfbench/%: $(BUILD)/selfbench/%.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# ratio and writecost reuse the harness's statistics and result writer.
+# ratio and writecost reuse the harness's statistics and result writer;
+# driftcheck runs the harness's runner.
 $(BENCH_LIB): $(BUILD)/selfbench/%: $(BUILD)/selfbench/%.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

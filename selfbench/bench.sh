@@ -13,9 +13,10 @@
 # run's harness/bare ratio and their spread.  `make bench` runs it; `make
 # check` runs the smoke mode, which only keeps this script from rotting:
 # its numbers mean nothing.  Each section is a file of selfbench/bench/;
-# --only runs those named (overhead hvb placement floor parity switch scale
-# suite), the machine's meta always.  --min-share: the CPU share of its
-# window under which an arm's window drops its round (rounds.sh).
+# --only runs those named (overhead hvb placement floor parity switch probe
+# drift scale suite), the machine's meta always.  --min-share: the CPU
+# share of its window under which an arm's window drops its round
+# (rounds.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +24,7 @@ BUILD=${BUILD:-build}
 SB=$BUILD/slicebench
 BIN=$BUILD/selfbench
 mode=full outdir=results/bench out="" only="" min_share=""
-sections=(overhead hvb placement floor parity switch probe scale suite)
+sections=(overhead hvb placement floor parity switch probe drift scale suite)
 
 usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -103,7 +104,7 @@ if [ "$runs" -gt 1 ]; then
 	echo "bench: $stem-spread.json" >&2
 	exit 0
 fi
-for b in "$SB" "$BIN/bare" "$BIN/sleepcost" "$BIN/switchcost" "$BIN/ratio" "$BIN/writecost"; do
+for b in "$SB" "$BIN/bare" "$BIN/sleepcost" "$BIN/switchcost" "$BIN/ratio" "$BIN/writecost" "$BIN/driftcheck"; do
 	[ -x "$b" ] || { echo "bench.sh: $b missing: run 'make bench'" >&2; exit 2; }
 done
 # shellcheck source=selfbench/bench/lib.sh
@@ -142,6 +143,8 @@ floor_locks="{}"
 ! want switch || . selfbench/bench/switch.sh
 # shellcheck source=selfbench/bench/probe.sh
 ! want probe || . selfbench/bench/probe.sh
+# shellcheck source=selfbench/bench/drift.sh
+! want drift || . selfbench/bench/drift.sh
 # shellcheck source=selfbench/bench/scale.sh
 ! want scale || . selfbench/bench/scale.sh
 # shellcheck source=selfbench/bench/suite.sh

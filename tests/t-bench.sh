@@ -55,7 +55,7 @@ runs_refused() {
 	[ "$rc" = 2 ] && grep -q "positive integer, not '0'" <<<"$out"
 }
 check "bench: --runs 0 refused with exit 2 and the value named" runs_refused
-for s in overhead harness_vs_bare placement_cost floor parity scale scale_fit suite machine_load; do
+for s in overhead harness_vs_bare placement_cost floor parity drift scale scale_fit suite machine_load; do
 	check "bench: section $s present" jq -e --arg s "$s" 'any(.results[]; .section == $s)' "$f"
 done
 check "bench: overhead ops/s and ratios positive" \
@@ -135,12 +135,17 @@ check "bench: scale wall, RSS, JSON size and write time positive" \
 	       all(.[]; .wall_s > 0 and .max_rss_kib > 0 and .json_bytes > 0 and .write_s > 0)' "$f"
 check "bench: JSON grows with threads" \
 	jq -e '.results[] | select(.section == "scale_fit") | .bytes_per_thread > 0' "$f"
+# Whether the doubled loop was caught is the machine's to keep (a
+# benchmark); that it ran and reported its ratios is the script's.
+check "bench: the calibration check ran on a loop at twice its rate and reported its ratios" \
+	jq -e '.results[] | select(.section == "drift") | .status == "ok" and .hold_ratio > 0 and
+	       .think_ratio > 0 and (.met | type) == "boolean" and .tries == 1' "$f"
 check "bench: every suite row measured, skipped or reported with a reason" \
 	jq -e 'all(.results[] | select(.section == "suite");
 	       (.status == "ok" and .wall_s > 0) or (.reason | length > 0))' "$f"
 table_has_all() {
 	local s
-	for s in overhead "harness vs bare" "placement" floor parity scale suite machine; do
+	for s in overhead "harness vs bare" "placement" floor parity "calibration check" scale suite machine; do
 		grep -q "^| $s" "$TMP/table.md" || return 1
 	done
 }

@@ -36,6 +36,8 @@ table() { # table RESULT.json
 		"| sched_switch program, ns per switch (median [p10, p90] of \(.reps) paired reps) | loaded - unloaded / watched - unloaded (unloaded \(.unloaded.median_ns | f(0)) ns) | \(.loaded_minus_unloaded.median_ns | f(0)) / \(.watched_minus_unloaded.median_ns | f(0)) | [\(.loaded_minus_unloaded.p10_ns | f(0)), \(.loaded_minus_unloaded.p90_ns | f(0))] / [\(.watched_minus_unloaded.p10_ns | f(0)), \(.watched_minus_unloaded.p90_ns | f(0))] | | |"
 	 elif .section == "probe" then
 		"| victim probe vs cyclictest, CPU-hog load, 1 ms | p99 / max us (probe, cyclictest) | \(.probe_us.p99) / \(.probe_us.max), \(.cyclictest_us.p99) / \(.cyclictest_us.max) | | \(.target) | \(.met | yn) |"
+	 elif .section == "drift" then
+		"| calibration check, loop at twice its rate | repetition 0 hold / think / probe ratio (try \(.tries)) | \(.hold_ratio | f(3)) / \(.think_ratio | f(3)) / \(.probe_ratio | f(3)) | | \(.target) | \(.met | yn) |"
 	 elif .section == "machine_load" then
 		"| machine | CPU taken by other processes during the bench (share of \(.cpus) PUs) | \(.other_share | f(3)) | | | loadavg \(.loadavg | split(" ") | .[0:3] | join(" ")) |"
 	 elif .section == "scale" then
