@@ -109,6 +109,17 @@ struct wl_lock {
 
 /* What a run executes: a lock under a policy, or a workload that measures
  * itself (primitives). */
+/* The turns of an interleaved run (engine/interleave.c), for a workload
+ * that does its whole run itself: ready once it is set up, turn before
+ * each repetition (0, or -1: no more turns), done after it (last: it wants
+ * no more).  Every call takes g. */
+struct wl_turns {
+	void (*ready)(const void *g);
+	int (*turn)(const void *g);
+	void (*done)(const void *g, int last);
+	const void *g;
+};
+
 struct workload_ops {
 	const char *name;
 	const char *desc;
@@ -121,8 +132,10 @@ struct workload_ops {
 	const struct key_desc *keys; /* measure's (or run's) own keys */
 	/* A workload that runs an external program does the whole run itself
 	 * (workloads/program.c) and returns the result; preload is the preload
-	 * library's placement for it, NULL to run the program as it is. */
-	json_t *(*run)(const struct workload_ops *ops, const json_t *params);
+	 * library's placement for it, NULL to run the program as it is.  t:
+	 * NULL, or the turns of an interleaved run (struct wl_turns). */
+	json_t *(*run)(const struct workload_ops *ops, const json_t *params,
+		       const struct wl_turns *t);
 	const char *preload;
 	/* The workload's keys read together, on one point (every key
 	 * resolved): 0, or -1 with the key at fault in *key and the message,

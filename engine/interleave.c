@@ -108,15 +108,22 @@ json_t *il_meta(const struct il_order *o)
 	return json_pack("{s:I,s:s}", "seed", (json_int_t)o->seed, "rng", gsl_rng_name(o->rng));
 }
 
-/* What makes runs one point: every run key but the selectors. */
-static char *point_key(const json_t *params)
+/* What makes runs one point: every run key but the selectors, and for a
+ * program its own keys (its command and metric: which experiment it is). */
+static char *point_key(const struct cfg_run *r)
 {
 	json_t *o = json_object();
 
 	for (const struct key_desc *k = run_keys; k->name; k++) {
-		json_t *v = json_object_get(params, k->name);
+		json_t *v = json_object_get(r->params, k->name);
 
 		if (v && !cfg_is_selector(k->name))
+			json_object_set(o, k->name, v);
+	}
+	for (const struct key_desc *k = r->ops->run ? r->ops->keys : NULL; k && k->name; k++) {
+		json_t *v = json_object_get(r->params, k->name);
+
+		if (v)
 			json_object_set(o, k->name, v);
 	}
 	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
@@ -248,24 +255,25 @@ static void point_done(struct il_order *o, struct il_arm *arms, size_t n, json_t
 }
 
 /* The runs of s->runs[first]'s point not yet taken, from first on, into
- * idx; their count.  A workload that measures itself has no repetitions
- * to interleave: it is a point alone. */
+ * idx; their count.  A workload that measures itself (primitives) has no
+ * repetitions to interleave: it is a point alone.  A program's arms take
+ * turns like a lock's. */
 static size_t point_of(const struct cfg_suite *s, size_t first, const unsigned char *taken,
 		       size_t *idx)
 {
 	const struct workload_ops *o0 = s->runs[first].ops;
-	char *key = point_key(s->runs[first].params);
+	char *key = point_key(&s->runs[first]);
 	size_t n = 0;
 
 	if (!key)
 		abort();
-	for (size_t i = first; i < s->nruns && !(n && (o0->run || o0->measure)); i++) {
+	for (size_t i = first; i < s->nruns && !(n && o0->measure); i++) {
 		const struct cfg_run *r = &s->runs[i];
 		char *k;
 
-		if (taken[i] || (i > first && (r->ops->run || r->ops->measure)))
+		if (taken[i] || (i > first && r->ops->measure))
 			continue;
-		if (!(k = point_key(r->params)))
+		if (!(k = point_key(r)))
 			abort();
 		if (!strcmp(k, key))
 			idx[n++] = i;

@@ -376,11 +376,30 @@ json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 	return runner_run_gated(ops, params, NULL);
 }
 
+/* The interleave gate as a workload's turns (core/workload.h). */
+static void turns_ready(const void *g)
+{
+	il_ready(g);
+}
+
+static int turns_turn(const void *g)
+{
+	return il_turn(g);
+}
+
+static void turns_done(const void *g, int last)
+{
+	il_turn_done(g, last);
+}
+
 json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			 const struct il_gate *g)
 {
-	if (ops->run)
-		return ops->run(ops, params);
+	if (ops->run) {
+		struct wl_turns t = { turns_ready, turns_turn, turns_done, g };
+
+		return ops->run(ops, params, g ? &t : NULL);
+	}
 	json_t *res = json_object(), *reps = json_array();
 	struct run_params p;
 

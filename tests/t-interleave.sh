@@ -89,6 +89,30 @@ else
 	check "interleave: the suite took ${took} s (bounded by the watchdogs)" test "$took" -lt 20
 fi
 
+# A program's arms take turns too, in the recorded order (their
+# window_start_ns), and the same program with another command is another
+# point.
+PT=$(cd "${BUILD:-build}" && pwd)/preload-tests/ptorture
+cat >"$TMP/p.json" <<CFG
+{ "name": "interleave-program", "interleave": true, "seed": 3,
+  "defaults": { "repetitions": 3, "threads": 2, "pin": "compact", "warmup_s": 0, "events": [],
+                "command": ["$PT", "locks", "{threads}", "3000"], "metric": "^count ([0-9]+)\$" },
+  "runs": [ { "workload": ["program", "program+none", "program+cs+dry"] },
+            { "workload": "program", "command": ["$PT", "locks", "{threads}", "2000"] } ] }
+CFG
+if run "$SB" "$TMP/p.json" "$TMP/p.out.json"; then
+	P=$TMP/p.out.json
+	check "interleave: a program's three arms are one point, another command another ($(jq -c '[.results[].interleave | [.point, .arms]]' "$P"))" \
+		jq -e '[.results[].interleave | [.point, .arms]] == [[0,[0,1,2]],[0,[0,1,2]],[0,[0,1,2]],[1,[3]]]' "$P"
+	check "interleave: each program arm ran all 3 repetitions, ok" \
+		jq -e 'all(.results[]; .status == "ok" and (.repetitions | length) == 3)' "$P"
+	check "interleave: every round of the programs is a permutation of the arms ($(jq -c '.results[0].interleave.rounds' "$P"))" \
+		jq -e '.results[0].interleave | .arms as $a | (.rounds | length) == 3 and all(.rounds[]; sort == $a)' "$P"
+	check "interleave: the programs ran in the recorded order (window_start_ns)" \
+		jq -e '([.results[0:3][] | .id as $i | .repetitions[] | [.window_start_ns, $i]] | sort | map(.[1]))
+		       == (.results[0].interleave.rounds | flatten)' "$P"
+fi
+
 # Bad values are refused before anything runs.
 bad() { # bad DESCRIPTION TOP-LEVEL-JSON MESSAGE-REGEX
 	printf '{ %s, "runs": [{"workload": "spin-tas"}] }\n' "$2" >"$TMP/bad.json"

@@ -153,7 +153,8 @@ static int prog_check(const json_t *params, const char **key, char *msg, size_t 
 	return -1;
 }
 
-static json_t *prog_run(const struct workload_ops *ops, const json_t *params);
+static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
+			const struct wl_turns *t);
 
 /* placement NULL: the program as it is, without the library. */
 #define ARM(n, pl, d, what)                                                                    \
@@ -266,7 +267,8 @@ static json_t *summary(const struct prog_params *pp, const struct prog_acc *a, u
 	return sum;
 }
 
-static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
+static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
+			const struct wl_turns *t)
 {
 	json_t *res = json_object(), *reps = json_array();
 	struct prog_params pp = { 0 };
@@ -303,11 +305,21 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 	struct hog_arg *ha = calloc(h.n + 1, sizeof(*ha));
 	const char *st = "ok";
 
+	/* Prepared: an interleaved arm waits for its turns from here on. */
+	if (t)
+		t->ready(t->g);
 	for (unsigned k = 0; k < nrep && !strcmp(st, "ok"); k++) {
 		struct ps_result r;
 
+		if (t && t->turn(t->g)) {
+			st = "failed";
+			snprintf(err, sizeof(err), "interleave: the parent gave no more turns");
+			break;
+		}
 		memset(&h.stop, 0, sizeof(h.stop));
 		struct rseq_stats rs0, rs1;
+
+		uint64_t t0 = tm_now_ns();
 
 		hogs_start(&h, ha, job.cpus, job.ncpus);
 		rseq_stats_read(&rs0);
@@ -322,6 +334,9 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 
 		if (left)
 			json_object_set_new(rj, "left_behind", json_integer(left));
+		/* Interleaved arms share CLOCK_MONOTONIC: the turns' real order. */
+		if (t)
+			json_object_set_new(rj, "window_start_ns", json_integer((json_int_t)t0));
 
 		/* the kernel's own counts over the repetition, every process's */
 		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
@@ -358,6 +373,8 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params)
 		}
 		json_array_append_new(reps, rj);
 		ps_result_free(&r);
+		if (t)
+			t->done(t->g, strcmp(st, "ok") || k + 1 == nrep);
 	}
 	if (!strcmp(st, "ok")) {
 		status(res, "ok", NULL);
