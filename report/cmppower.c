@@ -175,6 +175,23 @@ static void rare_note(json_t *r, const struct cmp_opts *o)
 	json_object_set_new(r, "reading", json_string(buf));
 }
 
+/* Where both sides traced their holders: how often a holder was switched
+ * out while holding, per second, on each side, and the grants that
+ * deferred one, after the reading. */
+static void holder_note(json_t *r)
+{
+	double pa = res_num(r, "a.holder.preempted_per_s"), pb = res_num(r, "b.holder.preempted_per_s");
+	double gb = res_num(r, "b.holder.grants_per_s");
+	char buf[640];
+
+	if (!isfinite(pa) || !isfinite(pb))
+		return;
+	snprintf(buf, sizeof(buf), "%s; holders switched out holding %.3g/s (a) vs %.3g/s (b), "
+		 "%.3g grants/s deferred one (b)", res_str(r, "reading", res_str(r, "verdict", "?")),
+		 pa, pb, gb);
+	json_object_set_new(r, "reading", json_string(buf));
+}
+
 void power_decide(json_t *rows, const struct cmp_opts *o)
 {
 	size_t n = json_array_size(rows), i;
@@ -204,6 +221,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 			collapse_reading(r, p[i], o, lower);
 			json_object_set_new(r, "holm_level", NUM(level[i]));
 			rare_note(r, o);
+			holder_note(r);
 			continue;
 		}
 		if (!isfinite(p[i])) {
@@ -227,6 +245,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 		json_object_set_new(r, "why", json_string(why));
 		power_row(r, level[i], tost[i], o);
 		rare_note(r, o);
+		holder_note(r);
 	}
 	free(p);
 }

@@ -121,6 +121,34 @@ static void flag_outliers(json_t *flags, char side, const double *x, size_t n)
 	free(fl);
 }
 
+/* The direct measure of what the extension is for, where the run traced
+ * its holders (holder_trace_us > 0, os/holdtrace.h): how often a lock
+ * holder was switched out while holding, and how many grants deferred a
+ * preemption, per second of the traced windows.  Sets side.holder. */
+static void holder_rate(json_t *side, const json_t *r)
+{
+	double pre = 0, grants = 0, secs = 0;
+	size_t i, n = 0;
+	json_t *rep;
+
+	json_array_foreach(json_object_get(r, "repetitions"), i, rep) {
+		const json_t *ht = json_object_get(rep, "holder_trace");
+		double w = res_num(rep, "wall_s");
+
+		if (!ht || !isfinite(w) || w <= 0)
+			continue;
+		pre += res_num(ht, "holder.preempted");
+		grants += res_num(ht, "slice_grants");
+		secs += w;
+		n++;
+	}
+	if (n && isfinite(pre) && isfinite(grants))
+		json_object_set_new(side, "holder",
+				    json_pack("{s:f,s:f,s:f,s:I}", "preempted_per_s", pre / secs,
+					      "grants_per_s", grants / secs, "seconds", secs,
+					      "windows", (json_int_t)n));
+}
+
 /* One row: metric m of result ra (baseline) against rb. */
 static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, const char *fb,
 			const struct cmp_metric *m, const char *point, const char *group)
@@ -188,6 +216,8 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 		json_object_set_new(json_object_get(row, "a"), "grants_per_1000_ops", json_real(ga));
 	if (isfinite(gb))
 		json_object_set_new(json_object_get(row, "b"), "grants_per_1000_ops", json_real(gb));
+	holder_rate(json_object_get(row, "a"), ra);
+	holder_rate(json_object_get(row, "b"), rb);
 	if (!w.ok && !json_object_get(row, "collapse"))
 		json_array_append_new(flags, json_string("values <= 0: no log test"));
 	return row;

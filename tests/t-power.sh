@@ -95,6 +95,26 @@ r=$("$SB" compare "$base" "$TMP/g0.json" --format json 2>/dev/null || echo null)
 check "power: 0 grants reads never granted" \
 	jqe '.rows[0] | (.reading | endswith("; the extension was never granted here (0 grants/1k ops)"))
 	       and .mechanism.acquisitions_per_grant_for_band == null' <<<"$r"
+# Where both sides traced their holders (holder_trace_us > 0): how often a
+# holder was switched out holding, per second of the windows, each side,
+# and the grants that deferred one.  A: 1 preemption per repetition of
+# wall_s 0.5 (2/s); B: 1 in the first only, 3 grants per repetition (6/s).
+# The window's object as holdtrace.c writes it, its counts set below.
+ht='{"switch_outs": 4, "slept": 1, "runnable": 3, "holder": {"preempted": 1, "in_fault": 0, "in_user": 1,
+	"off_cpu_ns": 40000}, "waiter": 2, "short": 0, "long_holds": 5, "dropped_holds": 0, "lost_events": 0,
+	"slice_grants": 0}'
+jq --argjson h "$ht" '.results[0].repetitions |= map(.wall_s = 0.5 | .holder_trace = $h)' "$base" >"$TMP/ha.json"
+jq --argjson h "$ht" '.results[0].repetitions |= (to_entries | map(.key as $k | .value.wall_s = 0.5 | .value.holder_trace =
+	($h | .holder.preempted = (if $k == 0 then 1 else 0 end) | .slice_grants = 3)) | map(.value))' \
+	"$TMP/noisy.json" >"$TMP/hb.json"
+r=$("$SB" compare "$TMP/ha.json" "$TMP/hb.json" --format json 2>/dev/null || echo null)
+n=$(jq '.results[0].repetitions | length' "$TMP/noisy.json")
+check "power: holder preemptions and grants per second beside the reading ($(jq -r '.rows[0].reading' <<<"$r"))" \
+	jqe --argjson n "$n" '.rows[0] | .a.holder == {"preempted_per_s": 2, "grants_per_s": 0, "seconds": ($n * 0.5), "windows": $n}
+	       and (.b.holder.preempted_per_s * $n * 0.5 | round) == 1 and .b.holder.grants_per_s == 6
+	       and (.reading | test("; holders switched out holding 2/s \\(a\\) vs [0-9.e+-]+/s \\(b\\), 6 grants/s deferred one \\(b\\)$"))' <<<"$r"
+check "power: a row whose results traced no holder says nothing of them" \
+	jqe '.rows[1] | (.a | has("holder") | not) and (.reading | test("holders switched") | not)' <<<"$r"
 "$SB" compare "$base" "$TMP/g.json" --grant-floor -1 >/dev/null 2>"$TMP/e"
 rc=$?
 check "power: --grant-floor -1 is refused with the value, exit 2 (rc=$rc)" \
