@@ -62,7 +62,11 @@ static void row_cells(const json_t *r, int within, struct cells *c)
 			 res_str(r, "a.workload", "?"));
 	else
 		snprintf(c->c[0], sizeof(c->c[0]), "%s", res_str(r, "workload", "?"));
-	snprintf(c->c[1], sizeof(c->c[1]), "%s", res_str(r, "point", ""));
+	if (within && res_str(r, "b.label", NULL))
+		snprintf(c->c[1], sizeof(c->c[1]), "%s [%s]", res_str(r, "point", ""),
+			 res_str(r, "b.label", ""));
+	else
+		snprintf(c->c[1], sizeof(c->c[1]), "%s", res_str(r, "point", ""));
 	snprintf(c->c[2], sizeof(c->c[2]), "%s%s", res_str(r, "metric", "?"),
 		 json_is_true(json_object_get(r, "lower_is_better")) ? " (lower better)" : "");
 	fmt_num(res_num(r, "a.value"), c->c[3], sizeof(c->c[3]));

@@ -218,6 +218,13 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 		json_object_set_new(json_object_get(row, "b"), "grants_per_1000_ops", json_real(gb));
 	holder_rate(json_object_get(row, "a"), ra);
 	holder_rate(json_object_get(row, "b"), rb);
+	/* The config's labels: two rows can share a point under two labels. */
+	if (res_str(ra, fld_r_label, NULL))
+		json_object_set_new(json_object_get(row, "a"), "label",
+				    json_string(res_str(ra, fld_r_label, "")));
+	if (res_str(rb, fld_r_label, NULL))
+		json_object_set_new(json_object_get(row, "b"), "label",
+				    json_string(res_str(rb, fld_r_label, "")));
 	if (!w.ok && !json_object_get(row, "collapse"))
 		json_array_append_new(flags, json_string("values <= 0: no log test"));
 	return row;
@@ -491,24 +498,48 @@ int cmp_within(json_t *doc, const char *name, const char *baseline, const struct
 		free(k);
 	}
 	var = cmp_variation(all, n);
-	/* A baseline declared twice (a true A/A pair) is the baseline once:
-	 * its first copy, so no row is doubled. */
+	/* A point's baseline can appear under several labels: a true A/A
+	 * pair, or a study's longer A/A arms at a point another label also
+	 * runs.  A result pairs with the baseline of its own label, and one
+	 * whose label has no baseline there with the point's first, so no
+	 * row is doubled and no arm meets another label's control. */
 	json_t *based = json_object();
 
+	json_array_foreach(res, i, b) {
+		if (!strcmp(res_str(b, fld_r_workload, ""), baseline)) {
+			char *kb = cmp_point_key(b, 0, 1);
+
+			if (kb) {
+				json_t *labels = json_object_get(based, kb);
+
+				if (!labels)
+					json_object_set_new(based, kb, labels = json_object());
+				if (!json_object_get(labels, res_str(b, fld_r_label, "")))
+					json_object_set_new(labels, res_str(b, fld_r_label, ""),
+							    json_integer((json_int_t)i));
+				if (!json_object_get(labels, " first"))
+					json_object_set_new(labels, " first",
+							    json_integer((json_int_t)i));
+			}
+			free(kb);
+		}
+	}
 	json_array_foreach(res, i, b) {
 		if (strcmp(res_str(b, fld_r_workload, ""), baseline))
 			continue;
 		nbase++;
 		char *kbase = cmp_point_key(b, 0, 1);
-		json_t *q = kbase && !json_object_get(based, kbase) ? json_object_get(bykey, kbase)
-								     : NULL, *jv;
+		json_t *labels = kbase ? json_object_get(based, kbase) : NULL;
+		json_t *q = kbase ? json_object_get(bykey, kbase) : NULL, *jv;
 		size_t qi;
-
-		if (kbase)
-			json_object_set_new(based, kbase, json_true());
 
 		json_array_foreach(q, qi, jv) {
 			r = all[json_integer_value(jv)];
+			json_t *own = json_object_get(labels, res_str(r, fld_r_label, ""));
+			json_t *mine = own ? own : json_object_get(labels, " first");
+
+			if (json_integer_value(mine) != (json_int_t)i)
+				continue;
 			add_rows(rep, b, r, baseline, res_str(r, fld_r_workload, "?"), o, var, doc);
 			paired++;
 		}

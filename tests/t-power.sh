@@ -70,6 +70,21 @@ check "power: compare reports the false-positive rate over the true A/A pairs" \
 check "power: the text report states the rate" \
 	grep -q 'true A/A (the same arm under two labels): 0 of 1 pairs significant at 0.05, false-positive rate 0' "$TMP/o"
 
+# A point run under two labels (a study's 1x sweep and its longer A/A
+# arms): each arm meets the control of its own label.  The aa control runs
+# at half speed, so pairing aa's futex with 1x's control would read 1.2.
+jq '.results[0] as $b | .results = [$b,
+	($b | .workload = "futex" | .id = 10 | .repetitions |= map(.ops_per_sec *= 1.2)),
+	($b | .label = "aa" | .id = 11 | .repetitions |= map(.ops_per_sec *= 0.5)),
+	($b | .workload = "futex" | .label = "aa" | .id = 12 | .repetitions |= map(.ops_per_sec *= 1.2))]' \
+	"$base" >"$TMP/labels.json"
+r=$("$SB" compare --within "$TMP/labels.json" --baseline spin-tas --format json 2>/dev/null || echo null)
+check "power: two labels at one point: each arm against its own label's control ($(jq -c '[.rows[] | [.b.label, .ratio]]' <<<"$r"))" \
+	jqe '[.rows[] | [.a.label, .b.label, .ratio]] == [["1x", "1x", 1.2], ["aa", "aa", 2.4]]' <<<"$r"
+"$SB" compare --within "$TMP/labels.json" --baseline spin-tas >"$TMP/o" 2>/dev/null
+check "power: the text rows name the label beside the point" \
+	eval 'grep -q "threads=1x \[1x\]" "$TMP/o" && grep -q "threads=1x \[aa\]" "$TMP/o"'
+
 # Grants per 1000 acquisitions beside every row whose result counts them.
 jq '.results[0].summary.slice = {"requests": 240000, "grants": 12, "yields": 12, "grants_per_1000_ops": 0.05, "yields_per_1000_ops": 0.05}' "$TMP/noisy.json" >"$TMP/g.json"
 # null when compare refuses: jq -e takes empty input as success (jq 1.6)
