@@ -107,6 +107,10 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 	free(key);
 	if (point)
 		json_object_set_new(j, "point", point);
+	/* A study can check one point under two labels (its sweep's 1x and
+	 * its longer aa arms): the label says which. */
+	if (res_str(real, fld_r_label, NULL))
+		json_object_set_new(j, "label", json_string(res_str(real, fld_r_label, "")));
 	if (w.ok) {
 		json_object_set_new(j, "ratio", json_real(w.ratio));
 		if (isfinite(w.lo))
@@ -328,10 +332,14 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 		if (!strcmp(res_str(c, "verdict", ""), "inconclusive") &&
 		    isfinite(res_num(c, "mde")))
 			snprintf(power, sizeof(power), " (could detect >= x%.3g)", res_num(c, "mde"));
-		fprintf(f, "%s%s at %.0f threads%s%s%s: %s, grants %.0f: %s%s%s\n",
+		char lab[80] = "";
+
+		if (res_str(c, "label", NULL))
+			snprintf(lab, sizeof(lab), " [%s]", res_str(c, "label", ""));
+		fprintf(f, "%s%s at %.0f threads%s%s%s%s: %s, grants %.0f: %s%s%s\n",
 			fmt == CMP_MARKDOWN ? "- " : fmt == CMP_HTML ? "<li>" : "  ",
 			res_str(c, "control", "?"), res_num(c, "nthreads"), *at ? " (" : "",
-			*at ? at + 1 : "", *at ? ")" : "", ratio,
+			*at ? at + 1 : "", *at ? ")" : "", lab, ratio,
 			isfinite(res_num(c, "grants")) ? res_num(c, "grants") : 0,
 			res_str(c, "verdict", "?"), power, fmt == CMP_HTML ? "</li>" : "");
 	}

@@ -51,10 +51,11 @@ check "aa: an invalid control is warned about, with the ratio" \
 check "aa: every row against it is marked invalid" \
 	jqe '[.rows[] | .control_aa.verdict] | unique == ["invalid"]' <<<"$r"
 "$SB" compare --within "$TMP/bad.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
-check "aa: the text report lists the check beside the verdicts" \
-	grep -q 'slice-dry at 2 threads: slice-spin / slice-dry = 0.333 \[.*\], grants 0: invalid' "$TMP/o"
+check "aa: the text report lists the check, with its label, beside the verdicts" \
+	grep -q 'slice-dry at 2 threads \[1x\]: slice-spin / slice-dry = 0.333 \[.*\], grants 0: invalid' "$TMP/o"
 "$SB" compare --within "$TMP/bad.json" --baseline slice-dry -f markdown >"$TMP/o.md" 2>/dev/null
-check "aa: the markdown report too" grep -q '^- slice-dry at 2 threads: .*: invalid$' "$TMP/o.md"
+check "aa: the markdown report too" grep -q '^- slice-dry at 2 threads \[1x\]: .*: invalid$' "$TMP/o.md"
+check "aa: the check names the label it was run under" jqe '.aa_checks[0].label == "1x"' <<<"$r"
 
 mk "$TMP/noisy.json" 1.0 0.2
 check "aa: a +-20% spread cannot show equivalence within 5%: inconclusive" \
