@@ -25,6 +25,8 @@
 #include <string.h>
 
 #include "cmppair.h"
+#include "textfmt.h"
+#include "../core/keys.h"
 #include "cmppower.h"
 #include "resload.h"
 #include "../lib/fields.h"
@@ -216,16 +218,61 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 			 "alpha", o->alpha, "list", pairs);
 }
 
-/* The check that stands behind a workload used as a control, or NULL. */
-static const json_t *aa_for(const json_t *checks, const char *w)
+/* Whether check c's point can stand behind a row at rowpoint (compare's
+ * "k=v ..." description): every key the row names, other than those the
+ * check's quiet point sets apart (threads, pin, noise), holds the check's
+ * value, or the key's default where the check's point leaves it out. */
+static int point_agrees(const json_t *c, const char *rowpoint)
 {
-	const json_t *c;
+	const json_t *pt = json_object_get(c, "point");
+	char *copy = strdup(rowpoint ? rowpoint : ""), *save = NULL, *tok;
+	int ok = 1;
+
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, " ", &save); tok && ok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '='), want[96] = "";
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (!strcmp(tok, "threads") || !strcmp(tok, "pin") || !strcmp(tok, "noise"))
+			continue;
+		const json_t *v = json_object_get(pt, tok);
+		const struct key_desc *d = v ? NULL : key_find(run_keys, tok);
+		json_t *def = d && d->def ? json_loads(d->def, JSON_DECODE_ANY, NULL) : NULL;
+
+		if (v || def)
+			val_str(v ? v : def, want, sizeof(want));
+		json_decref(def);
+		if (v || def)
+			ok = !strcmp(want, eq + 1);
+	}
+	free(copy);
+	return ok;
+}
+
+/* The check that stands behind a row whose control is w, or NULL: among
+ * the checks of w at the row's point, the one run under the row's label,
+ * else the one with the most repetitions (a study's A/A arms repeat until
+ * narrow; its sweep's quiet point does not). */
+static const json_t *aa_for(const json_t *checks, const char *w, const json_t *row)
+{
+	const json_t *c, *best = NULL;
+	const char *lab = res_str(row, "b.label", NULL);
 	size_t i;
 
-	json_array_foreach(checks, i, c)
-		if (!strcmp(res_str(c, "control", ""), w))
+	json_array_foreach(checks, i, c) {
+		if (strcmp(res_str(c, "control", ""), w) ||
+		    !point_agrees(c, res_str(row, "point", "")))
+			continue;
+		if (lab && !strcmp(res_str(c, "label", ""), lab))
 			return c;
-	return NULL;
+		if (!best || res_num(c, "n_real") + res_num(c, "n_dry") >
+				     res_num(best, "n_real") + res_num(best, "n_dry"))
+			best = c;
+	}
+	return best;
 }
 
 void aa_attach(json_t *rep, const json_t *doc, const char *file, const struct cmp_opts *o)
@@ -257,18 +304,21 @@ void aa_attach(json_t *rep, const json_t *doc, const char *file, const struct cm
 		json_array_append_new(json_object_get(rep, "true_aa"), tw);
 	}
 	json_array_foreach(json_object_get(rep, "rows"), i, row) {
-		const json_t *x = aa_for(checks, res_str(row, "a.workload", ""));
+		const json_t *x = aa_for(checks, res_str(row, "a.workload", ""), row);
 
 		if (!x)
-			x = aa_for(checks, res_str(row, "b.workload", ""));
-		if (x)
-			json_object_set_new(row, "control_aa",
-					    json_pack("{s:s,s:s,s:O}", "control",
-						      res_str(x, "control", "?"), "verdict",
-						      res_str(x, "verdict", "?"), "ratio",
-						      json_object_get(x, "ratio")
-							      ? json_object_get(x, "ratio")
-							      : json_null()));
+			x = aa_for(checks, res_str(row, "b.workload", ""), row);
+		if (!x)
+			continue;
+		json_t *ca = json_pack("{s:s,s:s,s:O}", "control", res_str(x, "control", "?"),
+				       "verdict", res_str(x, "verdict", "?"), "ratio",
+				       json_object_get(x, "ratio") ? json_object_get(x, "ratio")
+								   : json_null());
+
+		if (res_str(x, "label", NULL))
+			json_object_set_new(ca, "label", json_string(res_str(x, "label", "")));
+		json_object_set(ca, "point", json_object_get(x, "point"));
+		json_object_set_new(row, "control_aa", ca);
 	}
 	json_decref(checks);
 }

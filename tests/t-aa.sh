@@ -57,6 +57,22 @@ check "aa: the text report lists the check, with its label, beside the verdicts"
 check "aa: the markdown report too" grep -q '^- slice-dry at 2 threads \[1x\]: .*: invalid$' "$TMP/o.md"
 check "aa: the check names the label it was run under" jqe '.aa_checks[0].label == "1x"' <<<"$r"
 
+# Two quiet points, at cs_ns 100 (valid, as good.json) and 5000 (the dry
+# control 3x faster: invalid): each contended row carries the check of
+# its own critical section, not the file's first.
+jq '.results += [.results[] | select(.workload == "slice-dry" and .params.threads == "2x")
+		| .workload = "slice-spin" | .params.dry = false]
+	| .results += [.results[] | select(.workload == "slice-spin" or .workload == "slice-dry")
+	| select(.params.noise != 2) | .params.cs_ns = 5000
+	| if .workload == "slice-dry" and .params.threads == "1x" then .repetitions |= map(.ops_per_sec *= 3) else . end]' \
+	"$TMP/good.json" >"$TMP/two.json"
+r=$(aa "$TMP/two.json")
+check "aa: two quiet points, two checks ($(jq -c '[.aa_checks[] | [.point.cs_ns, .verdict]]' <<<"$r"))" \
+	jqe '[.aa_checks[] | [.point.cs_ns, .verdict]] == [[null, "valid"], [5000, "invalid"]]' <<<"$r"
+check "aa: each 2x row carries the check at its own critical section ($(jq -c '[.rows[] | select(.point | test("threads=2x")) | [.point, .control_aa.verdict]]' <<<"$r"))" \
+	jqe '[.rows[] | select(.point | test("threads=2x")) | [(.point | test("cs_ns=5000")), .control_aa.verdict]]
+	       | sort == [[false, "valid"], [true, "invalid"]]' <<<"$r"
+
 mk "$TMP/noisy.json" 1.0 0.2
 check "aa: a +-20% spread cannot show equivalence within 5%: inconclusive" \
 	test "$(aa "$TMP/noisy.json" | jq -r '.aa_checks[0].verdict')" = inconclusive
