@@ -18,7 +18,11 @@ if ! "$SB" run --config configs/contention.json --dry-run >"$TMP/pts" 2>"$TMP/dr
 fi
 ok "contention: configs/contention.json validates"
 # One line per point: "N workload {params}".
-sed 's/^[0-9]* [^ ]* //' "$TMP/pts" | jq -s '.' >"$TMP/pts.json"
+# The sweep's points, and apart from them label aa's A/A checks: one thread
+# per PU, 1 s windows repeated to a +-2% interval.
+sed 's/^[0-9]* [^ ]* //' "$TMP/pts" | jq -s '.' >"$TMP/all.json"
+jq '[.[] | select(.ci_target_pct == 0)]' "$TMP/all.json" >"$TMP/pts.json"
+jq '[.[] | select(.ci_target_pct > 0)]' "$TMP/all.json" >"$TMP/aa.json"
 n=$(jq length "$TMP/pts.json")
 threads=$(jq -c '[.[].threads] | unique' "$TMP/pts.json")
 check "contention: threads double from 1 to 128 on 2 PUs, 64 per PU ($threads)" \
@@ -36,6 +40,12 @@ check "contention: tas, mcs, adaptive, flexguard x (none, cs, pre, rearm, each p
 	test "$got" = "$want"
 cells=$(jq -c 'group_by([.lock, .policy, .dry]) | map(length) | unique' "$TMP/pts.json")
 check "contention: every arm at every thread count once ($cells)" test "$cells" = "[8]"
+aa=$(jq -c '[.[] | [.lock, .policy, .dry]] | unique' "$TMP/aa.json")
+check "contention: aa runs every placement, live and dry, of every lock once ($(jq length "$TMP/aa.json") points)" \
+	test "$(jq length "$TMP/aa.json")" -eq 24 -a "$aa" = "$(jq -c '[.[] | select(.[1] != "none")]' <<<"$want")"
+check "contention: aa at one thread per PU, 1 s windows, to +-2% within 5 to 20 repetitions" \
+	jq -e 'all(.[]; .threads == 2 and .pin == "cpus:0-1" and .duration_s == 1 and .ci_target_pct == 2
+		and .repetitions == 5 and .repetitions_max == 20 and .cs_ns == 0 and .think_ns == 0)' "$TMP/aa.json"
 
 # --- the crossover figure on a constructed result -------------------------
 # A real run (so the result is every field a reader expects), its
