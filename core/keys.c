@@ -326,6 +326,16 @@ json_t *key_default(const struct key_desc *k)
 	return json_loads(k->def, JSON_DECODE_ANY, NULL);
 }
 
+json_t *key_defaults(const struct key_desc *tab, const struct key_desc *more)
+{
+	json_t *p = json_object();
+
+	for (const struct key_desc *t[] = { tab, more }, **tp = t; tp < t + 2; tp++)
+		for (const struct key_desc *k = *tp; k && k->name; k++)
+			json_object_set_new(p, k->name, key_default(k));
+	return p;
+}
+
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope)
 {
 	for (; tab && tab->name; tab++) {

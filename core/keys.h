@@ -84,6 +84,9 @@ int key_check(const struct key_desc *k, const json_t *v, char *msg, size_t len);
 const char *key_suggest(const char *name, const struct key_desc *const *tabs, size_t ntabs);
 void key_print_table(FILE *f, const struct key_desc *tab);
 json_t *key_default(const struct key_desc *k);
+/* Every key of tab and then of more (may be NULL) at its default: a run's
+ * parameters before any is chosen (new reference). */
+json_t *key_defaults(const struct key_desc *tab, const struct key_desc *more);
 /* A KT_OBJ value with its defaults filled in (new reference; null stays). */
 json_t *key_complete_obj(const struct key_desc *k, const json_t *v);
 /* Stores the bound keys of tab from params (every key resolved) at base:

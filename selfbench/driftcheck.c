@@ -18,28 +18,10 @@
 #include "../core/keys.h"
 #include "../core/workload.h"
 #include "../engine/runner.h"
+#include "driftscene.h"
 #include "../lib/exitcodes.h"
 #include "../os/timing.h"
 #include "../os/topo.h"
-
-static json_t *params(void)
-{
-	const struct workload_ops *ops = wl_find("spin-tas");
-	json_t *p = json_object();
-
-	for (const struct key_desc *k = run_keys; k->name; k++)
-		json_object_set_new(p, k->name, key_default(k));
-	for (const struct key_desc *k = ops->lock->keys; k && k->name; k++)
-		json_object_set_new(p, k->name, key_default(k));
-	json_t *set = json_pack("{s:s,s:i,s:s,s:i,s:i,s:f,s:f,s:i,s:i,s:[]}", "workload",
-					"spin-tas", "threads", 1, "pin", "compact", "cs_ns", 20000,
-					"think_ns", 20000, "duration_s", 0.3, "warmup_s", 0.05,
-					"repetitions", 3, "sample_every", 1, "events");
-
-	json_object_update(p, set);
-	json_decref(set);
-	return p;
-}
 
 static double num(const json_t *o, const char *a, const char *b)
 {
@@ -95,7 +77,7 @@ int main(int argc, char **argv)
 		o = json_pack("{s:s,s:s,s:s}", "section", "drift", "status", "failed", "reason", err);
 		tries = 0;
 	}
-	json_t *p = params();
+	json_t *p = drift_scene();
 
 	/* The runner calibrates on the lock thread's PU if no rate was
 	 * measured there yet, which would undo the doubling. */

@@ -23,29 +23,8 @@
 #include "../../os/timing.h"
 #include "../../os/topo.h"
 #include "../../core/workload.h"
+#include "../../selfbench/driftscene.h"
 #include "tap.h"
-
-static json_t *params(void)
-{
-	json_t *p = json_object();
-	const struct workload_ops *ops = wl_find("spin-tas");
-
-	for (const struct key_desc *k = run_keys; k->name; k++)
-		json_object_set_new(p, k->name, key_default(k));
-	for (const struct key_desc *k = ops->lock->keys; k && k->name; k++)
-		json_object_set_new(p, k->name, key_default(k));
-	json_object_set_new(p, "workload", json_string("spin-tas"));
-	json_object_set_new(p, "threads", json_integer(1));
-	json_object_set_new(p, "pin", json_string("compact"));
-	json_object_set_new(p, "cs_ns", json_integer(20000));
-	json_object_set_new(p, "think_ns", json_integer(20000));
-	json_object_set_new(p, "duration_s", json_real(0.3));
-	json_object_set_new(p, "warmup_s", json_real(0.05));
-	json_object_set_new(p, "repetitions", json_integer(3));
-	json_object_set_new(p, "sample_every", json_integer(1));
-	json_object_set_new(p, "events", json_array());
-	return p;
-}
 
 /* One verdict: the rate in use, the probe's, whether a side ran short. */
 static void judge(const char *what, double rate, double now, int fast, int want_recal,
@@ -154,7 +133,7 @@ int main(void)
 		CHECK(0, "drift: topology: %s", err);
 		return 1;
 	}
-	json_t *p = params();
+	json_t *p = drift_scene();
 
 	tm_calibrate();
 	tm_calibrate_on(cpu);

@@ -39,12 +39,8 @@ static const struct workload_ops broken = {
 static json_t *params_for(const struct workload_ops *ops, int threads, const char *pin, int noise,
 			  int simple)
 {
-	json_t *p = json_object();
+	json_t *p = key_defaults(run_keys, ops->lock->keys);
 
-	for (const struct key_desc *k = run_keys; k->name; k++)
-		json_object_set_new(p, k->name, key_default(k));
-	for (const struct key_desc *k = ops->lock->keys; k && k->name; k++)
-		json_object_set_new(p, k->name, key_default(k));
 	json_object_set_new(p, "threads", json_integer(threads));
 	json_object_set_new(p, "pin", json_string(pin));
 	json_object_set_new(p, "noise", json_integer(noise));
