@@ -161,6 +161,11 @@ const struct workload_ops *wl_resolve(const struct wl_lock *lock, int policy, in
 				      const char **why);
 /* The keys of a workload: its lock's, or measure's own. */
 const struct key_desc *wl_keys(const struct workload_ops *o);
+/* Whether params key k says which point a run of o is: a run key, or one
+ * of the own keys of a workload that runs a program (its command and
+ * metric: which experiment it is).  o may be NULL (a workload this build
+ * does not know): run keys only. */
+int wl_point_key(const struct workload_ops *o, const char *k);
 /* Whether the workload needs the kernel's extension (a non-dry request). */
 int wl_needs_slice(const struct workload_ops *o);
 

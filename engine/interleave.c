@@ -112,20 +112,12 @@ json_t *il_meta(const struct il_order *o)
  * program its own keys (its command and metric: which experiment it is). */
 static char *point_key(const struct cfg_run *r)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *v;
+	const char *k;
 
-	for (const struct key_desc *k = run_keys; k->name; k++) {
-		json_t *v = json_object_get(r->params, k->name);
-
-		if (v && !cfg_is_selector(k->name))
-			json_object_set(o, k->name, v);
-	}
-	for (const struct key_desc *k = r->ops->run ? r->ops->keys : NULL; k && k->name; k++) {
-		json_t *v = json_object_get(r->params, k->name);
-
-		if (v)
-			json_object_set(o, k->name, v);
-	}
+	json_object_foreach(r->params, k, v)
+		if (!cfg_is_selector(k) && wl_point_key(r->ops, k))
+			json_object_set(o, k, v);
 	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 
 	json_decref(o);

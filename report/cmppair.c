@@ -28,16 +28,6 @@ static int ignored(const char *k)
 	return 0;
 }
 
-
-/* A key of a workload that runs a program (workloads/program.c): its arms
- * share the key table, and the command is what the point is. */
-static int arm_key(const json_t *r, const char *k)
-{
-	const struct workload_ops *o = wl_find(res_str(r, fld_r_workload, ""));
-
-	return o && o->run && key_find(o->keys, k);
-}
-
 /* Whether params key k holds its run key's default.  A result from before
  * a key existed lacks it, and ran as the default: the same point as a newer
  * result at that default, so a default is left out of the point.  The
@@ -73,7 +63,7 @@ char *cmp_point_key(const json_t *r, int with_workload, int run_keys_only)
 
 	json_object_foreach(p, k, v) {
 		if (ignored(k) || at_default(k, v) ||
-		    (run_keys_only && !key_find(run_keys, k) && !arm_key(r, k)))
+		    (run_keys_only && !wl_point_key(wl_find(res_str(r, fld_r_workload, "")), k)))
 			continue;
 		json_object_set(c, k, v);
 	}

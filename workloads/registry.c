@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/keys.h"
 #include "../core/policy.h"
 
 #define WL_EXTERN(A, n, ...) extern const struct wl_lock wl_lock_##n;
@@ -178,6 +179,11 @@ const struct workload_ops *wl_find(const char *name)
 const struct key_desc *wl_keys(const struct workload_ops *o)
 {
 	return o->lock ? o->lock->keys : o->keys;
+}
+
+int wl_point_key(const struct workload_ops *o, const char *k)
+{
+	return key_find(run_keys, k) || (o && o->run && key_find(o->keys, k));
 }
 
 int wl_needs_slice(const struct workload_ops *o)
