@@ -447,6 +447,17 @@ static void refuse(const char *fmt, const char *a, const char *b)
 	_exit(2);
 }
 
+/* Whether the stats file is this process's to write: the path is set, and
+ * either no process took it yet or this one did before an execve (the pid
+ * it left in SLICEBENCH_PRELOAD_STATS_PID is ours). */
+static int stats_mine(void)
+{
+	const char *path = getenv("SLICEBENCH_PRELOAD_STATS");
+	const char *owner = getenv("SLICEBENCH_PRELOAD_STATS_PID");
+
+	return path && *path && (!owner || !*owner || atol(owner) == (long)getpid());
+}
+
 /* glibc passes main's arguments to constructors: the re-exec needs them. */
 __attribute__((constructor)) static void sp_init(int argc, char **argv)
 {
@@ -456,7 +467,7 @@ __attribute__((constructor)) static void sp_init(int argc, char **argv)
 	(void)argc;
 	sp.pid = getpid();
 	sp.t0_ns = now_ns();
-	if (getenv("SLICEBENCH_PRELOAD_STATS") && *getenv("SLICEBENCH_PRELOAD_STATS"))
+	if (stats_mine())
 		sp.stats = strdup(getenv("SLICEBENCH_PRELOAD_STATS"));
 	sp.placement = SP_CS;
 	if (p && *p) {
@@ -486,9 +497,15 @@ __attribute__((constructor)) static void sp_init(int argc, char **argv)
 	pthread_once(&sp.key_once, make_key);
 	if (self_state == 1)
 		place(self);
-	/* A program this one executes gets the library again, but not the
-	 * stats path: it must not overwrite this process's file. */
-	unsetenv("SLICEBENCH_PRELOAD_STATS");
+	/* The file is this process's: a program it executes in its place
+	 * (sh -c '...; exec PROG': the same pid, and this image's destructor
+	 * never runs) takes it over; a child's program must not overwrite it. */
+	if (sp.stats) {
+		char pid[24];
+
+		snprintf(pid, sizeof(pid), "%d", (int)sp.pid);
+		setenv("SLICEBENCH_PRELOAD_STATS_PID", pid, 1);
+	}
 }
 
 __attribute__((destructor)) static void sp_fini(void)

@@ -124,6 +124,20 @@ want "sort --parallel=2 (locks $(st .locks)): the same output, every section req
 	"$rc" = 0 -a "$(cmp -s "$TMP/sorted" "$TMP/out" && echo same)" = same -a "$(st .locks)" -gt 0 \
 	-a "$(st .requests)" -gt 0 -a "$(st .unbalanced_unlocks)" = 0
 
+# A shell that runs the program in its place (exec: the same pid, and the
+# shell's own exit never comes) hands the stats file on; a program the
+# shell starts as a child gets the library but must not write the file.
+# shellcheck disable=SC2016 # $$ and $0 are the inner shell's
+under SLICEBENCH_PRELOAD_DRY=1 -- sh -c 'echo shell $$; exec "$0" locks 4 40000' "$PT"
+want "exec in place: the program's counts in the file, under the shell's pid ($(st .pid), $(st .locks) locks)" \
+	"$rc" = 0 -a "$(st .pid)" = "$(val shell)" -a "$(st .locks)" = $(($(val outer_acquisitions) + $(val nested))) \
+	-a "$(st .threads)" = 4
+# shellcheck disable=SC2016
+under SLICEBENCH_PRELOAD_DRY=1 -- sh -c '"$0" locks 4 40000; echo shell $$' "$PT"
+want "a child program: it ran with the library, and the file (if the shell wrote one) is the shell's ($(st .pid))" \
+	"$rc" = 0 -a "$(val hook)" = yes -a "$(val count)" = 160000 \
+	-a \( ! -e "$TMP/stats.json" -o "$(st .pid)" = "$(val shell)" \)
+
 under SLICEBENCH_PRELOAD_PLACEMENT=around -- "$PT" locks 1 1
 want "a bad placement: exit 2 naming the variable and value, main() never ran" \
 	"$rc" = 2 -a -n "$(grep -F 'SLICEBENCH_PRELOAD_PLACEMENT: "around" is not one of none, cs, pre' "$TMP/err")" -a ! -s "$TMP/out"
