@@ -162,7 +162,25 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
  * difference can only be noise, so the share of pairs that Welch's test
  * calls significant at alpha is the comparison's real false-positive rate:
  * near alpha when the repetitions are independent and the test's
- * assumptions hold, above it when drift or host load lands on one copy. */
+ * assumptions hold, above it when drift or host load lands on one copy.
+ * In an interleaved suite only copies of one interleaved point pair. */
+/* The point a twin must share: the workload and its point, and in an
+ * interleaved suite the same interleaved point, so that both copies took
+ * turns (a study's 1x sweep and its A/A arms meet the same keys but run
+ * apart, and drift between them is not noise of the test). */
+static char *twin_key(const json_t *r)
+{
+	char *k = cmp_point_key(r, 1, 0), *out = NULL;
+	const json_t *pt = json_object_get(json_object_get(r, fld_r_interleave), "point");
+
+	if (!k || !json_is_integer(pt))
+		return k;
+	if (asprintf(&out, "%s #%lld", k, (long long)json_integer_value(pt)) < 0)
+		abort();
+	free(k);
+	return out;
+}
+
 json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 {
 	const json_t *res = json_object_get(doc, fld_results), *r;
@@ -172,7 +190,7 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 	json_array_foreach(res, i, r) {
 		if (strcmp(res_str(r, fld_r_status, ""), "ok") || !res_str(r, fld_r_label, NULL))
 			continue;
-		char *k = cmp_point_key(r, 1, 0);
+		char *k = twin_key(r);
 		json_t *f = k ? json_object_get(first, k) : NULL;
 
 		if (k && !f)

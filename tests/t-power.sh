@@ -69,6 +69,16 @@ check "power: compare reports the false-positive rate over the true A/A pairs" \
 "$SB" compare --within "$TMP/aa.json" --baseline spin-tas >"$TMP/o" 2>/dev/null
 check "power: the text report states the rate" \
 	grep -q 'true A/A (the same arm under two labels): 0 of 1 pairs significant at 0.05, false-positive rate 0' "$TMP/o"
+# Interleaved: copies in two interleaved points ran apart and are no pair;
+# in one point they took turns and are.
+for pts in "0 1" "3 3"; do
+	read -r pa pb <<<"$pts"
+	jq --argjson a "$pa" --argjson b "$pb" '.results[0].interleave = {"seed": 1, "point": $a}
+		| .results[-1].interleave = {"seed": 1, "point": $b}' "$TMP/aa.json" >"$TMP/aai.json"
+	n=$("$SB" compare --within "$TMP/aai.json" --baseline spin-tas --format json 2>/dev/null |
+		jq '[.true_aa[]?.pairs] | add // 0')
+	check "power: interleaved points $pa and $pb: $n true A/A pairs" test "$n" -eq $([ "$pa" = "$pb" ] && echo 1 || echo 0)
+done
 
 # A point run under two labels (a study's 1x sweep and its longer A/A
 # arms): each arm meets the control of its own label.  The aa control runs
