@@ -46,9 +46,9 @@ check "contention: aa runs every placement, live and dry, of every lock ($(jq le
 	test "$(jq length "$TMP/aa.json")" -eq 32 -a "$aa" = "$(jq -c '[.[] | select(.[1] != "none")]' <<<"$want")"
 check "contention: aa-twin declares tas and mcs under cs and pre, live and dry, a second time ($twins)" \
 	test "$twins" = '[["mcs","cs",false],["mcs","cs",true],["mcs","pre",false],["mcs","pre",true],["tas","cs",false],["tas","cs",true],["tas","pre",false],["tas","pre",true]]'
-check "contention: aa at one thread per PU, 1 s windows, to +-2% within 5 to 20 repetitions" \
+check "contention: aa at one thread per PU, 1 s windows, to +-2% within 5 to 10 repetitions" \
 	jq -e 'all(.[]; .threads == 2 and .pin == "cpus:0-1" and .duration_s == 1 and .ci_target_pct == 2
-		and .repetitions == 5 and .repetitions_max == 20 and .cs_ns == 0 and .think_ns == 0)' "$TMP/aa.json"
+		and .repetitions == 5 and .repetitions_max == 10 and .cs_ns == 0 and .think_ns == 0)' "$TMP/aa.json"
 
 # --- the crossover figure on a constructed result -------------------------
 # A real run (so the result is every field a reader expects), its
