@@ -41,6 +41,9 @@ struct cmp_opts {
 /* One grant in 10,000 acquisitions: a grant must then save the time of 500
  * acquisitions to move a ratio by a 5% band (compare --grant-floor). */
 #define CMP_GRANT_FLOOR 0.1
+/* Scheduler rounds an oversubscribed window should hold (each runnable
+ * thread of a PU switched out once a round); fewer are flagged. */
+#define CMP_MIN_ROUNDS 10
 
 /* The power a row's minimum detectable effect is computed for. */
 #define CMP_POWER 0.8

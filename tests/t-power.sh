@@ -3,7 +3,8 @@
 # results: the MDE column and JSON field, equivalence and underpowered
 # readings, a collapse (0-op windows) as its own verdict, a config that
 # declares one arm twice under two labels, and the false-positive rate
-# compare reports over such pairs, and grants per 1000 acquisitions.
+# compare reports over such pairs, grants per 1000 acquisitions, and the
+# scheduler rounds an oversubscribed window held.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -77,7 +78,7 @@ for pts in "0 1" "3 3"; do
 		| .results[-1].interleave = {"seed": 1, "point": $b}' "$TMP/aa.json" >"$TMP/aai.json"
 	n=$("$SB" compare --within "$TMP/aai.json" --baseline spin-tas --format json 2>/dev/null |
 		jq '[.true_aa[]?.pairs] | add // 0')
-	check "power: interleaved points $pa and $pb: $n true A/A pairs" test "$n" -eq $([ "$pa" = "$pb" ] && echo 1 || echo 0)
+	check "power: interleaved points $pa and $pb: $n true A/A pairs" test "$n" -eq "$([ "$pa" = "$pb" ] && echo 1 || echo 0)"
 done
 
 # A point run under two labels (a study's 1x sweep and its longer A/A
@@ -140,6 +141,37 @@ check "power: holder preemptions and grants per second beside the reading ($(jq 
 	       and (.reading | test("; holders switched out holding 2/s \\(a\\) vs [0-9.e+-]+/s \\(b\\), 6 grants/s deferred one \\(b\\)$"))' <<<"$r"
 check "power: a row whose results traced no holder says nothing of them" \
 	jqe '.rows[1] | (.a | has("holder") | not) and (.reading | test("holders switched") | not)' <<<"$r"
+# Scheduler rounds per window: the lock threads' switches (rusage) per
+# thread, median over the windows; flagged under 10 where the threads
+# outnumber the PUs ("Nx", or a number over a cpus: list).  B switches
+# four times as often as A, so A is the short side.
+rounds() { # rounds THREADS PIN NTHREADS SWITCHES-PER-WINDOW -> $TMP/rd.json
+	jq --arg t "$1" --arg p "$2" --argjson n "$3" --argjson s "$4" '.results[0] |= (
+		.params.threads = (if $t | test("x$") then $t else ($t | tonumber) end) | .params.pin = $p
+		| .nthreads = $n | .repetitions |= map(.rusage = {"nvcsw": 1, "nivcsw": ($s - 1)}))' \
+		"$base" >"$TMP/rd.json"
+}
+for c in "4x compact 8 24 flag-A" "4x compact 8 96 none" "1x compact 2 2 none" "16 cpus:0-1 16 40 flag-A" \
+	"16 cpus:0,2-3 16 40 flag-A" "16 cpus:0-3 16 200 none" "16 compact 16 16 none"; do
+	read -r t p n sw want <<<"$c"
+	rounds "$t" "$p" "$n" "$sw"
+	cp "$TMP/rd.json" "$TMP/rd-a.json"
+	rounds "$t" "$p" "$n" $((sw * 4))
+	r=$("$SB" compare "$TMP/rd-a.json" "$TMP/rd.json" --format json 2>/dev/null)
+	got=$(jq -r '.rows[0] | (.flags | map(select(test("scheduler rounds"))) | .[0]) // "none"' <<<"$r")
+	pass=no
+	case $want in
+	none) [ "$got" != none ] || pass=yes ;;
+	flag-A)
+		if jqe --argjson w "$(awk -v s="$sw" -v n="$n" 'BEGIN { print s / n }')" \
+			'.rows[0] | .a.rounds_per_window == $w and .b.rounds_per_window == 4 * $w' <<<"$r" &&
+			grep -qE "^windows of [0-9.]+ scheduler rounds \(A, [0-9.]+ threads per PU\), under 10: " <<<"$got"; then
+			pass=yes
+		fi ;;
+	esac
+	check "power: threads $t on $p, $n threads, $sw switches a window: $got" test "$pass" = yes
+done
+
 "$SB" compare "$base" "$TMP/g.json" --grant-floor -1 >/dev/null 2>"$TMP/e"
 rc=$?
 check "power: --grant-floor -1 is refused with the value, exit 2 (rc=$rc)" \
