@@ -111,10 +111,13 @@ void cmp_sched(json_t *row, json_t *flags, const json_t *ra, const json_t *rb)
 	int short_b = isfinite(wb) && !(isfinite(wa) && wa <= wb);
 	double wr = short_b ? wb : wa;
 
+	const char *side = short_b ? "b" : "a";
+
 	if (isfinite(wr) && wr < CMP_MIN_ROUNDS)
 		json_array_append_new(
 			flags, json_sprintf("windows of %.2g scheduler rounds (%c, %.3g threads per "
 					    "PU), under %d: which threads happened to run decides "
 					    "the count", wr, short_b ? 'B' : 'A',
-					    threads_per_pu(short_b ? rb : ra), CMP_MIN_ROUNDS));
+					    res_num(json_object_get(row, side), "threads_per_pu"),
+					    CMP_MIN_ROUNDS));
 }
