@@ -131,6 +131,39 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 	return j;
 }
 
+/* A study may check one control at one point twice: its sweep's quiet
+ * point in short windows and its A/A arms in long ones, repeated until
+ * narrow.  The check with the most windows of that control at that point
+ * (ties: each) is the point's check; a shorter one is kept, marked
+ * superseded_by the label that stands instead, and not counted. */
+static void supersede(json_t *checks)
+{
+	json_t *best = json_object(), *c;
+	size_t i;
+
+	for (int pass = 0; pass < 2; pass++)
+		json_array_foreach(checks, i, c) {
+			json_t *pt = json_pack("{s:s,s:O,s:O}", "control", res_str(c, "control", "?"),
+					       "nthreads", json_object_get(c, "nthreads"), "point",
+					       json_object_get(c, "point") ? json_object_get(c, "point")
+									   : json_null());
+			char *k = json_dumps(pt, JSON_COMPACT | JSON_SORT_KEYS);
+			double n = res_num(c, "n_real") + res_num(c, "n_dry");
+			const json_t *b = json_object_get(best, k);
+
+			json_decref(pt);
+			if (!k)
+				abort();
+			if (!pass && (!b || n > res_num(b, "n_real") + res_num(b, "n_dry")))
+				json_object_set(best, k, c);
+			else if (pass && b && n < res_num(b, "n_real") + res_num(b, "n_dry"))
+				json_object_set_new(c, "superseded_by",
+						    json_string(res_str(b, "label", "?")));
+			free(k);
+		}
+	json_decref(best);
+}
+
 json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 {
 	const json_t *res = json_object_get(doc, fld_results), *d, *r;
@@ -144,16 +177,28 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 		if (!json_is_true(res_get(d, fld_r_dry)) ||
 		    strcmp(res_str(d, fld_r_status, ""), "ok") || !quiet_point(d, pus))
 			continue;
+		/* The real run at the control's point, under the control's own
+		 * label where there is one (a study's aa-twin arms pair with
+		 * each other, not with the first copy). */
+		const json_t *real = NULL;
+
 		json_array_foreach(res, k, r) {
 			const json_t *pr = json_object_get(r, fld_r_params);
 
-			if (json_is_false(res_get(r, fld_r_dry)) &&
-			    !strcmp(res_str(r, fld_r_status, ""), "ok") && same_point(pd, pr)) {
-				json_array_append_new(out, check_pair(r, d, o));
+			if (!json_is_false(res_get(r, fld_r_dry)) ||
+			    strcmp(res_str(r, fld_r_status, ""), "ok") || !same_point(pd, pr))
+				continue;
+			if (!real)
+				real = r;
+			if (!strcmp(res_str(r, fld_r_label, ""), res_str(d, fld_r_label, ""))) {
+				real = r;
 				break;
 			}
 		}
+		if (real)
+			json_array_append_new(out, check_pair(real, d, o));
 	}
+	supersede(out);
 	return out;
 }
 
@@ -302,7 +347,8 @@ void aa_attach(json_t *rep, const json_t *doc, const char *file, const struct cm
 		json_object_set_new(rep, "aa_checks", json_array());
 	json_array_foreach(checks, i, c) {
 		json_object_set_new(c, "file", json_string(file));
-		if (!strcmp(res_str(c, "verdict", ""), "invalid"))
+		if (!strcmp(res_str(c, "verdict", ""), "invalid") &&
+		    !json_object_get(c, "superseded_by"))
 			json_array_append_new(
 				json_object_get(rep, "warnings"),
 				json_sprintf("%s: the control %s is invalid: at one thread per PU, "
@@ -361,9 +407,25 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	}
 	if (!json_array_size(checks))
 		return;
+	size_t nv = 0, ni = 0, nc = 0, ns = 0;
+
+	json_array_foreach(checks, i, c) {
+		const char *v = res_str(c, "verdict", "");
+
+		if (json_object_get(c, "superseded_by"))
+			ns++;
+		else
+			*v == 'v' ? nv++ : *v == 'i' && v[1] == 'n' && v[2] == 'v' ? ni++ : nc++;
+	}
+	char sup[96] = "";
+
+	if (ns)
+		snprintf(sup, sizeof(sup), "; %zu more superseded by a longer check of the same point",
+			 ns);
 	fprintf(f, "%sA/A checks of the controls (one thread per PU, no noise: real / dry "
-		   "must be equivalent within the band, TOST)%s\n",
-		fmt == CMP_MARKDOWN ? "\n**" : fmt == CMP_HTML ? "<p><b>" : "",
+		   "must be equivalent within the band, TOST): %zu valid, %zu invalid, %zu "
+		   "inconclusive%s%s\n",
+		fmt == CMP_MARKDOWN ? "\n**" : fmt == CMP_HTML ? "<p><b>" : "", nv, ni, nc, sup,
 		fmt == CMP_MARKDOWN ? "**\n" : fmt == CMP_HTML ? "</b></p><ul>" : "");
 	json_array_foreach(checks, i, c) {
 		const json_t *ci = json_object_get(c, "ratio_ci95");
@@ -395,7 +457,7 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			else if (json_is_number(v))
 				snprintf(at + l, sizeof(at) - l, " %s=%g", k, json_number_value(v));
 		}
-		char power[64] = "";
+		char power[96] = "";
 
 		if (!strcmp(res_str(c, "verdict", ""), "inconclusive") &&
 		    isfinite(res_num(c, "mde")))
@@ -404,6 +466,12 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 
 		if (res_str(c, "label", NULL))
 			snprintf(lab, sizeof(lab), " [%s]", res_str(c, "label", ""));
+		if (json_object_get(c, "superseded_by")) {
+			size_t l = strlen(power);
+
+			snprintf(power + l, sizeof(power) - l, "; superseded by [%s]",
+				 res_str(c, "superseded_by", "?"));
+		}
 		fprintf(f, "%s%s at %.0f threads%s%s%s%s: %s, grants %.0f: %s%s%s\n",
 			fmt == CMP_MARKDOWN ? "- " : fmt == CMP_HTML ? "<li>" : "  ",
 			res_str(c, "control", "?"), res_num(c, "nthreads"), *at ? " (" : "",

@@ -2,7 +2,8 @@
 # t-aa.sh - compare's A/A checks of the dry controls, on constructed
 # results: a control that matches its real workload at one thread per PU
 # is valid, one 3x off is invalid (warned, and marked on every verdict that
-# rests on it), a noisy one is inconclusive, and points with noise, a
+# rests on it), a noisy one is inconclusive, a short check of a point that
+# longer A/A arms check again is superseded, and points with noise, a
 # victim or more threads than PUs are not used.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -72,6 +73,35 @@ check "aa: two quiet points, two checks ($(jq -c '[.aa_checks[] | [.point.cs_ns,
 check "aa: each 2x row carries the check at its own critical section ($(jq -c '[.rows[] | select(.point | test("threads=2x")) | [.point, .control_aa.verdict]]' <<<"$r"))" \
 	jqe '[.rows[] | select(.point | test("threads=2x")) | [(.point | test("cs_ns=5000")), .control_aa.verdict]]
 	       | sort == [[false, "valid"], [true, "invalid"]]' <<<"$r"
+
+# The same quiet point checked twice: the sweep's 1x point (5 windows,
+# the control 3x off) and A/A arms (label aa, 1 s windows, 10 each, the
+# control matching): the longer check is the point's, the shorter is kept
+# and marked superseded, and no warning comes of it.  aa-twin copies of
+# both arms (1.5x the aa arms' speed) pair with each other, not with aa's
+# real arm.
+jq '(.results[] | select(.workload == "slice-dry" and .params.threads == "1x" and .params.noise != 2)
+	| .repetitions) |= map(.ops_per_sec *= 3)
+    | .results += [.results[] | select((.workload == "slice-spin" or .workload == "slice-dry")
+	and .params.threads == "1x" and .params.noise != 2)
+	| .label = "aa" | .params.duration_s = 1 | .params.repetitions = 10
+	| .repetitions = (.repetitions + .repetitions)
+	| if .workload == "slice-dry" then .repetitions |= map(.ops_per_sec /= 3) else . end]
+    | .results += [.results[] | select(.label == "aa") | .label = "aa-twin"
+	| .repetitions |= map(.ops_per_sec *= 1.5)]' "$TMP/good.json" >"$TMP/sup.json"
+r=$(aa "$TMP/sup.json")
+check "aa: the sweep's short check is superseded by the aa arms' ($(jq -c '[.aa_checks[] | [.label, .verdict, .superseded_by]]' <<<"$r"))" \
+	jqe '[.aa_checks[] | [.label, .verdict, .superseded_by]]
+	       == [["1x", "invalid", "aa"], ["aa", "valid", null], ["aa-twin", "valid", null]]' <<<"$r"
+check "aa: an aa-twin control pairs with the aa-twin real arm (ratio $(jq '.aa_checks[2].ratio' <<<"$r"))" \
+	jqe '.aa_checks[2] | (.ratio - 1/1.01 | fabs) < 1e-3 and .n_real == 10' <<<"$r"
+check "aa: a superseded invalid check warns of nothing" \
+	jqe '.warnings | map(test("is invalid")) | any | not' <<<"$r"
+"$SB" compare --within "$TMP/sup.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+check "aa: the text counts the point's checks and the superseded one apart" \
+	grep -q 'TOST): 2 valid, 0 invalid, 0 inconclusive; 1 more superseded by a longer check of the same point$' "$TMP/o"
+check "aa: the text marks the superseded check" \
+	grep -q 'slice-dry at 2 threads \[1x\]: .*: invalid; superseded by \[aa\]$' "$TMP/o"
 
 mk "$TMP/noisy.json" 1.0 0.2
 check "aa: a +-20% spread cannot show equivalence within 5%: inconclusive" \
