@@ -136,31 +136,42 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
  * narrow.  The check with the most windows of that control at that point
  * (ties: each) is the point's check; a shorter one is kept, marked
  * superseded_by the label that stands instead, and not counted. */
+static double windows(const json_t *c)
+{
+	return res_num(c, "n_real") + res_num(c, "n_dry");
+}
+
 static void supersede(json_t *checks)
 {
+	size_t i, n = json_array_size(checks);
+	char **key = calloc(n ? n : 1, sizeof(*key));
 	json_t *best = json_object(), *c;
-	size_t i;
 
-	for (int pass = 0; pass < 2; pass++)
-		json_array_foreach(checks, i, c) {
-			json_t *pt = json_pack("{s:s,s:O,s:O}", "control", res_str(c, "control", "?"),
-					       "nthreads", json_object_get(c, "nthreads"), "point",
-					       json_object_get(c, "point") ? json_object_get(c, "point")
-									   : json_null());
-			char *k = json_dumps(pt, JSON_COMPACT | JSON_SORT_KEYS);
-			double n = res_num(c, "n_real") + res_num(c, "n_dry");
-			const json_t *b = json_object_get(best, k);
+	if (!key)
+		abort();
+	json_array_foreach(checks, i, c) {
+		json_t *pt = json_pack("{s:s,s:O,s:O}", "control", res_str(c, "control", "?"),
+				       "nthreads", json_object_get(c, "nthreads"), "point",
+				       json_object_get(c, "point") ? json_object_get(c, "point")
+								   : json_null());
+		const json_t *b;
 
-			json_decref(pt);
-			if (!k)
-				abort();
-			if (!pass && (!b || n > res_num(b, "n_real") + res_num(b, "n_dry")))
-				json_object_set(best, k, c);
-			else if (pass && b && n < res_num(b, "n_real") + res_num(b, "n_dry"))
-				json_object_set_new(c, "superseded_by",
-						    json_string(res_str(b, "label", "?")));
-			free(k);
-		}
+		key[i] = json_dumps(pt, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(pt);
+		if (!key[i])
+			abort();
+		b = json_object_get(best, key[i]);
+		if (!b || windows(c) > windows(b))
+			json_object_set(best, key[i], c);
+	}
+	json_array_foreach(checks, i, c) {
+		const json_t *b = json_object_get(best, key[i]);
+
+		if (windows(c) < windows(b))
+			json_object_set_new(c, "superseded_by", json_string(res_str(b, "label", "?")));
+		free(key[i]);
+	}
+	free(key);
 	json_decref(best);
 }
 
@@ -415,7 +426,7 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 		if (json_object_get(c, "superseded_by"))
 			ns++;
 		else
-			*v == 'v' ? nv++ : *v == 'i' && v[1] == 'n' && v[2] == 'v' ? ni++ : nc++;
+			!strcmp(v, "valid") ? nv++ : !strcmp(v, "invalid") ? ni++ : nc++;
 	}
 	char sup[96] = "";
 
