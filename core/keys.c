@@ -110,6 +110,12 @@ const struct key_desc run_keys[] = {
 		"the mean, from max(repetitions, 2) up to repetitions_max (0 = a fixed count)"),
 	RUN_KEY(repetitions_max, KT_INT, "20", 1, KEY_REPETITIONS_MAX, "",
 		"the most repetitions ci_target_pct may run"),
+	RUN_KEY(check_margin_pct, KT_NUM, "0", 0, 100, "%",
+		"0 = off; else a dry arm and its real arm (same lock, policy and label) of an "
+		"interleaved point stop together on their A/A check: once it shows them "
+		"equivalent within +-this share, or different beyond it, at doubling looks "
+		"from max(repetitions, 2) to repetitions_max, each at alpha / looks "
+		"(needs interleave and ci_target_pct)"),
 	/* A timed op costs ~25 ns here (three rdtsc, two histogram adds):
 	 * at 64 that was 3% of an uncontended 12 ns futex op, at 256 under
 	 * 1%, while a 10 us section at 4 threads still gives ~800 samples a

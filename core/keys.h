@@ -62,7 +62,7 @@ struct run_params {
 	const json_t *threads; /* an integer, or "Nx" (N per PU of the pin set) */
 	int64_t cs_ns, think_ns, cachelines, noise, repetitions, sample_every, slice_ext_nsec;
 	int64_t slice_trace, noise_busy_ns, noise_sleep_ns, fault_pages, holder_trace_us;
-	double duration_s, warmup_s, timeout_s, ci_target_pct;
+	double duration_s, warmup_s, timeout_s, ci_target_pct, check_margin_pct;
 	int64_t repetitions_max;
 	const char *workload, *lock, *policy, *pin, *loop, *keep, *fault_mem;
 	const json_t *events;

@@ -16,7 +16,8 @@ unsigned autorep_cap(const struct run_params *p);
  * and the 95% half-width of the mean is at most ci_target_pct of it). */
 int autorep_done(const struct run_params *p, const double *x, size_t n);
 /* summary.repetitions_auto {target_pct, min, max, n, half_width_pct,
- * stopped_by: "target" | "maximum"}, or NULL without a target. */
-json_t *autorep_json(const struct run_params *p, const double *x, size_t n);
+ * stopped_by: "target" | "maximum" | "check" (by_check: the arm's A/A
+ * check was decided, interleave.c)}, or NULL without a target. */
+json_t *autorep_json(const struct run_params *p, const double *x, size_t n, int by_check);
 
 #endif

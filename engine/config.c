@@ -421,6 +421,17 @@ static int check_points(struct cfg_ctx *c, const struct cfg_suite *s, size_t fir
 			cfg_fail(c, path, "%s", msg);
 			return -2;
 		}
+		double m = json_number_value(json_object_get(r->params, "check_margin_pct"));
+
+		if (m > 0 && (!s->interleave ||
+			      !(json_number_value(json_object_get(r->params, "ci_target_pct")) > 0))) {
+			key_path(path, sizeof(path), run, idx, "check_margin_pct", defs);
+			cfg_fail(c, path,
+				 "%g needs \"interleave\": true and ci_target_pct > 0 (an A/A "
+				 "check's two arms stop together only while they take turns, "
+				 "from max(repetitions, 2) up to repetitions_max)", m);
+			return -2;
+		}
 	}
 	return 0;
 }

@@ -25,14 +25,17 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "aastop.h"
 #include "isolate.h"
 #include "../core/keys.h"
 #include "../os/knobs.h"
 #include "../os/signals.h"
 #include "../os/reap.h"
 
-/* The child's answers on its ack pipe. */
-enum { IL_READY = 'r', IL_MORE = 'm', IL_LAST = 'l' };
+/* The child's first word on its ack pipe; then one il_answer and the
+ * repetition's ops/s per turn.  The parent's words: go, or stop (the
+ * arm's A/A check is decided). */
+enum { IL_READY = 'r', IL_GO = 'g', IL_STOP = 's' };
 
 struct il_order {
 	gsl_rng *rng;
@@ -48,6 +51,14 @@ struct il_arm {
 	double limit;
 	struct iso_watch w;
 	json_t *res; /* set once the arm is over */
+	/* An arm of an A/A check (check_margin_pct): its partner's index, -1
+	 * none; the ops/s of its repetitions; whether its own rule is met. */
+	long partner;
+	int dry, own_done;
+	double *vals;
+	size_t nv;
+	struct aa_plan plan;
+	json_t *check;
 };
 
 static void say(const struct il_gate *g, char c)
@@ -72,13 +83,20 @@ int il_turn(const struct il_gate *g)
 		return 0;
 	while ((r = read(g->go_fd, &c, 1)) < 0 && errno == EINTR)
 		;
-	return r == 1 ? 0 : -1;
+	return r != 1 ? -1 : c == IL_STOP;
 }
 
-void il_turn_done(const struct il_gate *g, int last)
+void il_turn_done(const struct il_gate *g, enum il_answer a, double ops)
 {
-	if (g)
-		say(g, last ? IL_LAST : IL_MORE);
+	unsigned char m[1 + sizeof(double)];
+
+	if (!g)
+		return;
+	/* One write below PIPE_BUF: the parent reads it whole. */
+	m[0] = (unsigned char)a;
+	memcpy(m + 1, &ops, sizeof(ops));
+	if (write(g->ack_fd, m, sizeof(m)) != (ssize_t)sizeof(m))
+		_exit(5);
 }
 
 struct il_order *il_new(unsigned long seed)
@@ -154,6 +172,26 @@ static int arm_hear(struct il_arm *a)
 	return 0;
 }
 
+/* The arm's answer to a turn (an il_answer, its ops/s kept), or 0 when it
+ * ended, its watchdog fired or a stop signal came. */
+static int arm_answer(struct il_arm *a)
+{
+	int c = arm_hear(a);
+	double v;
+
+	if (c != IL_MORE && c != IL_DONE && c != IL_LAST)
+		return 0;
+	if (read(a->ack, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	double *nv = realloc(a->vals, (a->nv + 1) * sizeof(*nv));
+
+	if (!nv)
+		abort();
+	a->vals = nv;
+	a->vals[a->nv++] = v;
+	return c;
+}
+
 static void arm_spawn(struct il_arm *arms, size_t n, struct il_arm *a)
 {
 	int go[2], ack[2], out[2] = { -1, -1 };
@@ -201,6 +239,113 @@ static void arm_spawn(struct il_arm *arms, size_t n, struct il_arm *a)
 		arm_finish(a);
 }
 
+/* The arm's check is decided, or its partner is gone: no further turn. */
+static void arm_stop(struct il_arm *a)
+{
+	char c = IL_STOP;
+
+	/* An arm that died between turns (EPIPE): arm_finish says so. */
+	ssize_t w = write(a->go, &c, 1);
+
+	(void)w;
+	arm_finish(a);
+}
+
+/* The A/A checks of a point: each dry arm with check_margin_pct, of a
+ * lock loop, with the real arm of its lock, policy and label. */
+static void pair_arms(struct il_arm *arms, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		struct il_arm *a = &arms[j];
+		struct run_params p;
+
+		a->partner = -1;
+		run_params_parse(a->run->params, &p);
+		aastop_plan(&p, &a->plan);
+		a->dry = a->run->ops->dry;
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct il_arm *a = &arms[j];
+
+		if (!a->dry || !a->plan.nlooks || a->run->ops->run || a->run->ops->measure)
+			continue;
+		for (size_t k = 0; k < n && a->partner < 0; k++) {
+			struct il_arm *b = &arms[k];
+			const char *la = a->run->label, *lb = b->run->label;
+
+			if (b->dry || b->partner >= 0 || b->run->ops->lock != a->run->ops->lock ||
+			    b->run->ops->policy != a->run->ops->policy ||
+			    ((la || lb) && (!la || !lb || strcmp(la, lb))))
+				continue;
+			a->partner = (long)k;
+			b->partner = (long)j;
+		}
+	}
+}
+
+static void check_set(struct il_arm *arms, struct il_arm *a, json_t *c, const char *by)
+{
+	struct il_arm *b = &arms[a->partner];
+
+	json_object_set_new(c, "stopped_by", json_string(by));
+	a->check = json_deep_copy(c);
+	json_object_set_new(a->check, "partner", json_integer((json_int_t)b->id));
+	b->check = c;
+	json_object_set_new(b->check, "partner", json_integer((json_int_t)a->id));
+}
+
+/* After a round: a pair whose check is decided at a look stops; an arm
+ * whose own rule is met stops unless its check still runs. */
+static void checks_decide(struct il_arm *arms, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		struct il_arm *a = &arms[j], *b;
+		int decided;
+
+		if (a->res || !a->dry || a->partner < 0)
+			continue;
+		b = &arms[a->partner];
+		if (b->res || a->nv != b->nv || !aastop_is_look(&a->plan, a->nv))
+			continue;
+		json_t *c = aastop_check(&a->plan, a->vals, b->vals, a->nv, &decided);
+
+		if (!decided) {
+			json_decref(c);
+			continue;
+		}
+		check_set(arms, a, c, "check");
+		arm_stop(a);
+		arm_stop(b);
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct il_arm *a = &arms[j];
+
+		if (!a->res && a->own_done && (a->partner < 0 || arms[a->partner].res))
+			arm_stop(a);
+	}
+}
+
+/* A pair the looks left undecided: its check at the windows both have. */
+static void checks_close(struct il_arm *arms, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		struct il_arm *a = &arms[j], *b;
+		int decided;
+
+		if (!a->dry || a->partner < 0 || a->check)
+			continue;
+		b = &arms[a->partner];
+		size_t m = a->nv < b->nv ? a->nv : b->nv;
+
+		if (m < 2)
+			continue; /* no check: one arm never ran */
+		json_t *c = aastop_check(&a->plan, a->vals, b->vals, m, &decided);
+
+		check_set(arms, a, c,
+			  m == a->plan.looks[a->plan.nlooks - 1] ? "maximum" : "an arm ended");
+	}
+}
+
 /* One round: every arm still wanting repetitions, once, in a shuffled
  * order; the order as run ids. */
 static json_t *round_run(struct il_order *o, struct il_arm *arms, size_t n, size_t *ord)
@@ -214,11 +359,15 @@ static json_t *round_run(struct il_order *o, struct il_arm *arms, size_t n, size
 	gsl_ran_shuffle(o->rng, ord, m, sizeof(*ord));
 	for (size_t t = 0; t < m && !sig_pending(); t++) {
 		struct il_arm *a = &arms[ord[t]];
-		char go = 'g';
+		char go = IL_GO;
+		int c;
 
 		json_array_append_new(ids, json_integer((json_int_t)a->id));
 		/* EPIPE (SIGPIPE is ignored): the arm died between turns. */
-		if (write(a->go, &go, 1) != 1 || arm_hear(a) != IL_MORE)
+		c = write(a->go, &go, 1) == 1 ? arm_answer(a) : 0;
+		if (c == IL_MORE || c == IL_DONE)
+			a->own_done = c == IL_DONE;
+		else
 			arm_finish(a);
 	}
 	return ids;
@@ -231,16 +380,18 @@ static void point_done(struct il_order *o, struct il_arm *arms, size_t n, json_t
 
 	for (size_t j = 0; j < n; j++)
 		json_array_append_new(ids, json_integer((json_int_t)arms[j].id));
+	checks_close(arms, n);
 	for (size_t j = 0; j < n; j++) {
 		json_t *r = arms[j].res;
 
 		if (in_force >= 0)
 			json_object_set_new(r, "slice_ext_nsec_in_force", json_integer(in_force));
 		json_object_set_new(r, "interleave",
-				    json_pack("{s:I,s:I,s:O,s:O}", "seed", (json_int_t)o->seed,
+				    json_pack("{s:I,s:I,s:O,s:O,s:o?}", "seed", (json_int_t)o->seed,
 					      "point", (json_int_t)o->points, "arms", ids,
-					      "rounds", rounds));
+					      "rounds", rounds, "check", arms[j].check));
 		done[arms[j].id] = r;
+		free(arms[j].vals);
 	}
 	json_decref(ids);
 	o->points++;
@@ -314,6 +465,7 @@ void il_run_point(struct il_order *o, const struct cfg_suite *s, size_t first, j
 		arms[j] = (struct il_arm){ .run = r, .id = ord[j], .go = -1, .ack = -1, .out = -1,
 					   .limit = iso_timeout_s(r->params) };
 	}
+	pair_arms(arms, n);
 	json_t *rounds = json_array();
 	long in_force = -1;
 
@@ -333,6 +485,7 @@ void il_run_point(struct il_order *o, const struct cfg_suite *s, size_t first, j
 			if (!left || sig_pending())
 				break;
 			json_array_append_new(rounds, round_run(o, arms, n, ord));
+			checks_decide(arms, n);
 		}
 		/* Stopped by a signal: the arms still in flight are interrupted. */
 		for (size_t j = 0; j < n; j++)

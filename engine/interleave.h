@@ -16,13 +16,18 @@ struct il_gate {
 	int go_fd, ack_fd;
 };
 
+/* A repetition's answer: it wants more turns (IL_MORE), it has what its
+ * own rule asks and may go on (IL_DONE: an arm of an A/A check, whose
+ * pair decides), or it takes no further turn (IL_LAST). */
+enum il_answer { IL_MORE = 'm', IL_DONE = 'd', IL_LAST = 'l' };
+
 /* Child side; each is a no-op for a NULL g.  il_ready: set up, waiting
- * for turns.  il_turn: blocks until the arm's next turn; 0, or -1 when
- * the parent gives none.  il_turn_done: the repetition is over; last: it
- * wants no further turn (its count or its interval target is reached). */
+ * for turns.  il_turn: blocks until the arm's next turn; 0, 1 when the
+ * parent ends the arm (its check is decided), -1 when it gives none.
+ * il_turn_done: the repetition is over, with its ops/s (NAN: none). */
 void il_ready(const struct il_gate *g);
 int il_turn(const struct il_gate *g);
-void il_turn_done(const struct il_gate *g, int last);
+void il_turn_done(const struct il_gate *g, enum il_answer a, double ops);
 
 /* Parent side: the suite's order (GSL mt19937 from seed; 0 = from the
  * clock), NULL when out of memory. */

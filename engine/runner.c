@@ -6,6 +6,7 @@
 #include "rep.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,7 +390,7 @@ static int turns_turn(const void *g)
 
 static void turns_done(const void *g, int last)
 {
-	il_turn_done(g, last);
+	il_turn_done(g, last ? IL_LAST : IL_MORE, NAN);
 }
 
 json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
@@ -405,6 +406,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 
 	run_params_parse(params, &p); /* the one place params are read by name */
 	unsigned nrep = autorep_cap(&p), ndone = 0;
+	int by_check = 0; /* the parent ended the arm: its A/A check is decided */
 	double dur = p.duration_s, warm = p.warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
@@ -437,7 +439,13 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
 
-		if (il_turn(g)) {
+		int turn = il_turn(g);
+
+		if (turn > 0) {
+			by_check = 1;
+			break;
+		}
+		if (turn < 0) {
 			status_result(res, "failed", "interleave: the parent gave no more turns");
 			goto out;
 		}
@@ -518,16 +526,22 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			goto out;
 		}
 		rep_free(rp);
-		int last = autorep_done(&p, opss, ++ndone);
+		int last = autorep_done(&p, opss, ++ndone), cap = k + 1 == nrep;
 
-		il_turn_done(g, last || k + 1 == nrep);
+		/* An arm of an A/A check goes on until its pair is decided
+		 * (interleave.c), however narrow its own interval. */
+		if (g && p.check_margin_pct > 0 && !cap) {
+			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k]);
+			continue;
+		}
+		il_turn_done(g, last || cap ? IL_LAST : IL_MORE, opss[k]);
 		if (last)
 			break;
 	}
 	status_result(res, "ok", NULL);
 	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, ndone));
 	drift_summary(res);
-	json_t *au = autorep_json(&p, opss, ndone);
+	json_t *au = autorep_json(&p, opss, ndone, by_check);
 
 	if (au)
 		json_object_set_new(json_object_get(res, "summary"), "repetitions_auto", au);

@@ -78,22 +78,46 @@ static size_t ops_of(const json_t *r, double **out)
 	return k;
 }
 
+/* The runner's check of an arm pair that stopped on it (engine/aastop.c),
+ * when both arms carry the same one: its looks spent alpha, so the verdict
+ * is read at the level of one look, against the margin it was run for. */
+static const json_t *run_check(const json_t *real, const json_t *dry)
+{
+	const json_t *a = json_object_get(json_object_get(dry, fld_r_interleave), "check");
+	const json_t *b = json_object_get(json_object_get(real, fld_r_interleave), "check");
+
+	if (!json_is_object(a) || !json_is_object(b) ||
+	    !json_is_number(json_object_get(a, "level")) ||
+	    !json_equal(json_object_get(a, "level"), json_object_get(b, "level")) ||
+	    !json_equal(json_object_get(a, "n"), json_object_get(b, "n")))
+		return NULL;
+	return a;
+}
+
 static json_t *check_pair(const json_t *real, const json_t *dry, const struct cmp_opts *o)
 {
-	double *a, *b, band = power_margin(o);
+	double *a, *b, band = power_margin(o), level = o->alpha;
 	size_t na = ops_of(dry, &a), nb = ops_of(real, &b);
 	struct st_welch w;
 	const char *verdict = "inconclusive";
+	const json_t *rc = run_check(real, dry);
 
+	/* The margin the study stated for the check, unless compare was
+	 * given one (--equiv). */
+	if (rc) {
+		level = json_number_value(json_object_get(rc, "level"));
+		if (!(o->equiv > 0) && json_number_value(json_object_get(rc, "margin_pct")) > 0)
+			band = json_number_value(json_object_get(rc, "margin_pct")) / 100;
+	}
 	st_welch_log(a, na, b, nb, &w);
 	free(a);
 	free(b);
 	double tost = w.ok ? st_tost_log(&w, band) : NAN;
-	double mde = w.ok ? st_mde_log(&w, o->alpha, CMP_POWER) : NAN;
+	double mde = w.ok ? st_mde_log(&w, level, CMP_POWER) : NAN;
 
-	if (isfinite(tost) && tost < o->alpha)
+	if (isfinite(tost) && tost < level)
 		verdict = "valid";
-	else if (w.ok && isfinite(w.p) && w.p < o->alpha &&
+	else if (w.ok && isfinite(w.p) && w.p < level &&
 		 (w.ratio > 1 + band || w.ratio < 1 / (1 + band)))
 		verdict = "invalid";
 	json_t *j = json_pack("{s:s,s:s,s:O,s:f,s:I,s:I,s:s}", "control",
@@ -113,6 +137,14 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 	 * its longer aa arms): the label says which. */
 	if (res_str(real, fld_r_label, NULL))
 		json_object_set_new(j, "label", json_string(res_str(real, fld_r_label, "")));
+	/* Arms that stopped on their check: the level of each of its looks,
+	 * how many there were, and what stopped them. */
+	if (rc)
+		json_object_set_new(j, "sequential",
+				    json_pack("{s:f,s:I,s:O,s:O}", "level", level, "looks",
+					      (json_int_t)json_array_size(json_object_get(rc, "looks")),
+					      "margin_pct", json_object_get(rc, "margin_pct"),
+					      "stopped_by", json_object_get(rc, "stopped_by")));
 	if (w.ok) {
 		json_object_set_new(j, "ratio", json_real(w.ratio));
 		if (isfinite(w.lo))
@@ -327,9 +359,10 @@ static int point_agrees(const json_t *c, const char *rowpoint)
 }
 
 /* The check that stands behind a row whose control is w, or NULL: among
- * the checks of w at the row's point, the one run under the row's label,
- * else the one with the most repetitions (a study's A/A arms repeat until
- * narrow; its sweep's quiet point does not). */
+ * the checks of w at the row's point that no longer check superseded, the
+ * one run under the row's label, else the one with the most repetitions
+ * (a study's A/A arms repeat until narrow; its sweep's quiet point does
+ * not). */
 static const json_t *aa_for(const json_t *checks, const char *w, const json_t *row)
 {
 	const json_t *c, *best = NULL;
@@ -337,7 +370,7 @@ static const json_t *aa_for(const json_t *checks, const char *w, const json_t *r
 	size_t i;
 
 	json_array_foreach(checks, i, c) {
-		if (strcmp(res_str(c, "control", ""), w) ||
+		if (strcmp(res_str(c, "control", ""), w) || json_object_get(c, "superseded_by") ||
 		    !point_agrees(c, res_str(row, "point", "")))
 			continue;
 		if (lab && !strcmp(res_str(c, "label", ""), lab))
@@ -468,11 +501,25 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			else if (json_is_number(v))
 				snprintf(at + l, sizeof(at) - l, " %s=%g", k, json_number_value(v));
 		}
-		char power[96] = "";
+		char power[224] = "";
+		const json_t *sq = json_object_get(c, "sequential");
 
 		if (!strcmp(res_str(c, "verdict", ""), "inconclusive") &&
 		    isfinite(res_num(c, "mde")))
 			snprintf(power, sizeof(power), " (could detect >= x%.3g)", res_num(c, "mde"));
+		if (sq) {
+			size_t l = strlen(power);
+
+			const char *by = res_str(sq, "stopped_by", "?");
+
+			snprintf(power + l, sizeof(power) - l,
+				 "; the arms stopped %s after %.0f windows a side (%.0f looks at "
+				 "%.3g each)",
+				 !strcmp(by, "check")	  ? "on the check"
+				 : !strcmp(by, "maximum") ? "at repetitions_max"
+							  : "when an arm ended",
+				 res_num(c, "n_real"), res_num(sq, "looks"), res_num(sq, "level"));
+		}
 		char lab[80] = "";
 
 		if (res_str(c, "label", NULL))

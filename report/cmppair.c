@@ -16,7 +16,7 @@
  * lock x policy x dry triple is in the workload's name already (results
  * from before it was recorded lack it). */
 static const char *const ignored_keys[] = { "timeout_s", "duration_s", "warmup_s",
-					    "repetitions", "ci_target_pct", "repetitions_max",
+					    "repetitions", "ci_target_pct", "repetitions_max", "check_margin_pct",
 					    "events", "keep", "sample_every",
 					    "lock", "policy", "dry", NULL };
 

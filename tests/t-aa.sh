@@ -103,9 +103,37 @@ check "aa: the text counts the point's checks and the superseded one apart" \
 check "aa: the text marks the superseded check" \
 	grep -q 'slice-dry at 2 threads \[1x\]: .*: invalid; superseded by \[aa\]$' "$TMP/o"
 
+# Rows read the check that stands for their point, never a superseded one.
+check "aa: rows under the sweep's label carry the aa arms' check, not their own superseded one ($(jq -c '[.rows[].control_aa | select(.) | .label] | unique' <<<"$r"))" \
+	jqe '[.rows[].control_aa | select(.) | .label] | . != [] and all(. != "1x")' <<<"$r"
+
 mk "$TMP/noisy.json" 1.0 0.2
 check "aa: a +-20% spread cannot show equivalence within 5%: inconclusive" \
 	test "$(aa "$TMP/noisy.json" | jq -r '.aa_checks[0].verdict')" = inconclusive
 check "aa: a file without dry controls has no checks" \
 	test "$("$SB" compare --within "$base" --baseline spin-tas --format json 2>/dev/null |
 		jq '.aa_checks | length')" = 0
+
+# Arms that stopped on their check (check_margin_pct) carry it; compare
+# reads the verdict at the level of one look and against the check's margin.
+seq() { # seq IN OUT LEVEL MARGIN-PCT
+	jq --argjson l "$3" --argjson m "$4" '(.results[] | select((.workload == "slice-spin" or .workload == "slice-dry")
+		and .params.threads == "1x" and .params.noise != 2) | .interleave)
+		|= {seed: 1, point: 0, check: {level: $l, n: 5, looks: [5, 10, 20, 40], margin_pct: $m,
+		    stopped_by: "maximum"}}' "$1" >"$2"
+}
+seq "$TMP/good.json" "$TMP/seq.json" 1e-12 5
+r=$(aa "$TMP/seq.json")
+check "aa: the good control read at a look's level of 1e-12 is inconclusive (TOST p $(jq '.aa_checks[0].tost_p' <<<"$r"))" \
+	jqe '.aa_checks[0] | .verdict == "inconclusive" and .sequential.level == 1e-12 and .sequential.looks == 4
+	       and .sequential.stopped_by == "maximum"' <<<"$r"
+"$SB" compare --within "$TMP/seq.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+check "aa: the text says how the arms stopped" \
+	grep -q 'slice-dry at 2 threads.*inconclusive (could detect >= x.*); the arms stopped at repetitions_max after 5 windows a side (4 looks at 1e-12 each)$' "$TMP/o"
+seq "$TMP/noisy.json" "$TMP/seqn.json" 0.05 50
+r=$(aa "$TMP/seqn.json")
+check "aa: a +-20% spread is equivalent within the check's stated +-50% (band $(jq '.aa_checks[0].band_pct' <<<"$r")%)" \
+	jqe '.aa_checks[0] | .verdict == "valid" and .band_pct == 50' <<<"$r"
+check "aa: ... unless compare is given its own margin (--equivalence 5)" \
+	test "$("$SB" compare --within "$TMP/seqn.json" --baseline slice-dry --equivalence 5 --format json 2>/dev/null |
+		jq -r '.aa_checks[0].verdict')" = inconclusive

@@ -1,0 +1,42 @@
+/* aastop.h - an A/A check decides when its two arms stop.
+ *
+ * A dry control and its real arm at a point where no grant can happen are
+ * judged by equivalence (report/aacheck.c).  Each arm repeating until its
+ * own interval is narrow spends the time on the wrong question: what a
+ * check needs is an interval of the ratio inside the margin, or a
+ * difference outside it.  With check_margin_pct the two arms take turns
+ * until the check is decided, looking at doubling counts, each look at
+ * alpha / looks so that the looks together keep the error at alpha
+ * (Bonferroni over the looks: crude beside a group-sequential design,
+ * but it holds whatever the looks' dependence). */
+#ifndef SB_AASTOP_H
+#define SB_AASTOP_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "../core/keys.h"
+
+/* The level the looks share. */
+#define AASTOP_ALPHA 0.05
+
+struct aa_plan {
+	double margin; /* fraction */
+	double level;  /* AASTOP_ALPHA / nlooks */
+	size_t looks[24], nlooks;
+};
+
+/* The looks of p's arms: max(repetitions, 2), doubling, and
+ * repetitions_max last; nlooks 0 when check_margin_pct is 0. */
+void aastop_plan(const struct run_params *p, struct aa_plan *pl);
+/* 1 when n windows a side is one of the looks. */
+int aastop_is_look(const struct aa_plan *pl, size_t n);
+/* The check of n windows a side, dry[] against real[] (ops/s): its JSON
+ * {margin_pct, alpha, looks, level, n, ratio, ratio_ci95, p, tost_p,
+ * decided}, decided "equivalent", "different" or null; *decided set
+ * when it is not null. */
+json_t *aastop_check(const struct aa_plan *pl, const double *dry, const double *real, size_t n,
+		     int *decided);
+
+#endif
