@@ -19,7 +19,8 @@ fi
 ok "contention: configs/contention.json validates"
 # One line per point: "N workload {params}".
 # The sweep's points, and apart from them label aa's A/A checks: one thread
-# per PU, 1 s windows repeated to a +-2% interval.
+# per PU, 0.5 s windows, each dry arm and its real arm until their check is
+# decided.
 sed 's/^[0-9]* [^ ]* //' "$TMP/pts" | jq -s '.' >"$TMP/all.json"
 jq '[.[] | select(.ci_target_pct == 0)]' "$TMP/all.json" >"$TMP/pts.json"
 jq '[.[] | select(.ci_target_pct > 0)]' "$TMP/all.json" >"$TMP/aa.json"
@@ -46,9 +47,10 @@ check "contention: aa runs every placement, live and dry, of every lock ($(jq le
 	test "$(jq length "$TMP/aa.json")" -eq 32 -a "$aa" = "$(jq -c '[.[] | select(.[1] != "none")]' <<<"$want")"
 check "contention: aa-twin declares tas and mcs under cs and pre, live and dry, a second time ($twins)" \
 	test "$twins" = '[["mcs","cs",false],["mcs","cs",true],["mcs","pre",false],["mcs","pre",true],["tas","cs",false],["tas","cs",true],["tas","pre",false],["tas","pre",true]]'
-check "contention: aa at one thread per PU, 1 s windows, to +-2% within 5 to 10 repetitions" \
-	jq -e 'all(.[]; .threads == 2 and .pin == "cpus:0-1" and .duration_s == 1 and .ci_target_pct == 2
-		and .repetitions == 5 and .repetitions_max == 10 and .cs_ns == 0 and .think_ns == 0)' "$TMP/aa.json"
+check "contention: aa at one thread per PU, 0.5 s windows, each pair until its check within +-10% is decided, 5 to 40 windows" \
+	jq -e 'all(.[]; .threads == 2 and .pin == "cpus:0-1" and .duration_s == 0.5 and .ci_target_pct == 2
+		and .check_margin_pct == 10 and .repetitions == 5 and .repetitions_max == 40
+		and .cs_ns == 0 and .think_ns == 0)' "$TMP/aa.json"
 
 # --- the crossover figure on a constructed result -------------------------
 # A real run (so the result is every field a reader expects), its
