@@ -4,8 +4,9 @@
 # warm-up (the time asked, the time taken, one probe p99 per pass, every
 # one a positive number) and the calibration's cross-check (cyclictest ran
 # in the initramfs, its cycles and p99 positive, the loaded probe's five
-# p99s with their spread, a ratio between the two, the host's load).  No
-# speed is asserted: the machine is shared.  About 1 minute of both CPUs.
+# p99s with their spread, a ratio between the two, the host's load), and
+# an A/A pair that stops on its check.  No speed is asserted: the machine
+# is shared.  About 1 minute of both CPUs.
 # SLICEBENCH_VM_TESTS=0 leaves it out; SLICEBENCH_VM_KERNEL=PATH boots that
 # bzImage instead of kernel/build.sh's.
 # needs: initramfs guest-kernel
@@ -25,9 +26,16 @@ if [ "$KERNEL" = patched ]; then
 		cannot "kernel/build.sh failed: $(tail -n 1 "$TMP/build.err")"
 fi
 
+# The same boot runs an A/A check that stops its arms (check_margin_pct):
+# a guest with the extension is what lets the real arm run at all.  What
+# the check decides is the guest's noise; how the arms stop is asserted.
 cat >"$TMP/c.json" <<'JSON'
-{ "defaults": { "duration_s": 0.2, "warmup_s": 0, "repetitions": 1, "events": [] },
-  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" } ] }
+{ "interleave": true, "seed": 1,
+  "defaults": { "duration_s": 0.2, "warmup_s": 0, "repetitions": 1, "events": [] },
+  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" },
+            { "label": "aa", "workload": "spin-tas", "lock": "tas", "policy": "cs", "dry": [false, true],
+              "threads": "1x", "pin": "cpus:0-1", "duration_s": 0.1, "repetitions": 2,
+              "repetitions_max": 8, "ci_target_pct": 1, "check_margin_pct": 50 } ] }
 JSON
 P=$TMP/r.json
 if nice -n 10 scripts/vm.sh --config "$TMP/c.json" --out "$P" --kernel "$KERNEL" --accel "$ACCEL" --warmup 2 \
@@ -56,3 +64,22 @@ jqcheck "the host's load when the guest calibrated" \
 	'.meta.vm.calibration.host_load | .loadavg_1 >= 0 and .runnable >= 1 and .tasks >= .runnable'
 check "vm: warm-up: vm.sh's guest floor line shows the spread and cyclictest" \
 	grep -q 'guest floor: .*loaded-fifo p99 .* (5 probes: min .*cyclictest p99 .*warm-up probe p99' "$TMP/vm.err"
+
+# The pair: slice-spin (run 1) and slice-dry (run 2) stop together.
+jqcheck "aa: both arms carry one check, each naming the other ($(jq -c '[.results[1,2].interleave.check | {n, decided, stopped_by, partner}]' "$P"))" \
+	'([.results[1,2] | .status == "ok" and (.interleave.check | type) == "object"] | all) and
+	 .results[1].interleave.check.partner == 2 and .results[2].interleave.check.partner == 1 and
+	 (.results[1].interleave.check | del(.partner)) == (.results[2].interleave.check | del(.partner))'
+jqcheck "aa: looks at 2, 4 and 8 windows, each at 0.05 / 3" \
+	'.results[1].interleave.check | .looks == [2, 4, 8] and (.level - 0.05 / 3 | fabs) < 1e-9 and .margin_pct == 50'
+jqcheck "aa: each arm ran the check's windows, a look's count" \
+	'.results[1].interleave.check.n as $n | ([.results[1,2] | .repetitions | length == $n] | all) and
+	 ([2, 4, 8] | index($n)) != null'
+jqcheck "aa: decided at a look and stopped by it, or undecided at the maximum of 8" \
+	'[.results[1,2] | .interleave.check as $c | .summary.repetitions_auto.stopped_by as $b |
+	  if $c.decided != null then $c.stopped_by == "check" and $b == "check"
+	  else $c.stopped_by == "maximum" and $c.n == 8 end] | all'
+check "vm: warm-up: aa: validate accepts the result" "$SB" validate "$P"
+check "vm: warm-up: aa: compare reads the check at a look's level" \
+	jqe '.aa_checks[0].sequential | (.level - 0.05 / 3 | fabs) < 1e-9 and .looks == 3' \
+	<<<"$("$SB" compare --within "$P" --baseline slice-dry --format json 2>/dev/null || echo null)"
