@@ -237,8 +237,10 @@ static int cmd_run(int argc, char **argv)
 	 * result waits in done[] for its place among the results. */
 	struct il_order *il = s.interleave ? il_new(s.seed) : NULL;
 	json_t **done = il ? calloc(s.nruns, sizeof(*done)) : NULL;
+	/* Runs whose windows the ETA has counted: a point's arms at once. */
+	unsigned char *counted = calloc(s.nruns + 1, 1);
 
-	if (s.interleave && !done)
+	if ((s.interleave && !done) || !counted)
 		abort();
 	if (il)
 		json_object_set_new(json_object_get(doc, "meta"), "interleave", il_meta(il));
@@ -267,14 +269,20 @@ static int cmd_run(int argc, char **argv)
 		}
 		if (done && !done[i])
 			il_run_point(il, &s, i, done);
+		for (size_t j = i; j < s.nruns; j++)
+			if (j == i || (done && done[j] && !counted[j])) {
+				double p = counted[j] ? 0 : iso_planned_s(s.runs[j].params);
+
+				left -= p;
+				planned_done += p;
+				counted[j] = 1;
+			}
 		json_t *r = done ? done[i] : iso_run(&s.runs[i]);
 
 		json_object_set_new(r, "id", json_integer((json_int_t)i));
 		if (s.runs[i].label)
 			json_object_set_new(r, "label", json_string(s.runs[i].label));
 		json_array_append_new(results, r);
-		left -= iso_planned_s(s.runs[i].params);
-		planned_done += iso_planned_s(s.runs[i].params);
 		const char *st = json_string_value(json_object_get(r, "status"));
 
 		if (!quiet && strcmp(st, "ok"))
@@ -282,6 +290,7 @@ static int cmd_run(int argc, char **argv)
 				json_string_value(json_object_get(r, "reason")));
 	}
 	free(done);
+	free(counted);
 	il_free(il);
 	cnt_keys_release();
 	int sig = sig_pending();
