@@ -33,9 +33,10 @@
 #include "../os/reap.h"
 
 /* The child's first word on its ack pipe; then one il_answer and the
- * repetition's ops/s per turn.  The parent's words: go, or stop (the
- * arm's A/A check is decided). */
-enum { IL_READY = 'r', IL_GO = 'g', IL_STOP = 's' };
+ * repetition's ops/s per turn.  The parent's words: go, stop on the arm's
+ * decided A/A check, or stop on its own rule (it has no check, or its
+ * partner is gone). */
+enum { IL_READY = 'r', IL_GO = 'g', IL_STOP_CHECK = 's', IL_STOP_OWN = 't' };
 
 struct il_order {
 	gsl_rng *rng;
@@ -83,7 +84,7 @@ int il_turn(const struct il_gate *g)
 		return 0;
 	while ((r = read(g->go_fd, &c, 1)) < 0 && errno == EINTR)
 		;
-	return r != 1 ? -1 : c == IL_STOP;
+	return r != 1 ? -1 : c == IL_STOP_CHECK ? 1 : c == IL_STOP_OWN ? 2 : 0;
 }
 
 void il_turn_done(const struct il_gate *g, enum il_answer a, double ops)
@@ -239,11 +240,10 @@ static void arm_spawn(struct il_arm *arms, size_t n, struct il_arm *a)
 		arm_finish(a);
 }
 
-/* The arm's check is decided, or its partner is gone: no further turn. */
-static void arm_stop(struct il_arm *a)
+/* No further turn: its check is decided (IL_STOP_CHECK), or its own rule
+ * is met and no check holds it (IL_STOP_OWN). */
+static void arm_stop(struct il_arm *a, char c)
 {
-	char c = IL_STOP;
-
 	/* An arm that died between turns (EPIPE): arm_finish says so. */
 	ssize_t w = write(a->go, &c, 1);
 
@@ -314,14 +314,14 @@ static void checks_decide(struct il_arm *arms, size_t n)
 			continue;
 		}
 		check_set(arms, a, c, "check");
-		arm_stop(a);
-		arm_stop(b);
+		arm_stop(a, IL_STOP_CHECK);
+		arm_stop(b, IL_STOP_CHECK);
 	}
 	for (size_t j = 0; j < n; j++) {
 		struct il_arm *a = &arms[j];
 
 		if (!a->res && a->own_done && (a->partner < 0 || arms[a->partner].res))
-			arm_stop(a);
+			arm_stop(a, IL_STOP_OWN);
 	}
 }
 

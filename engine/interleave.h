@@ -22,8 +22,9 @@ struct il_gate {
 enum il_answer { IL_MORE = 'm', IL_DONE = 'd', IL_LAST = 'l' };
 
 /* Child side; each is a no-op for a NULL g.  il_ready: set up, waiting
- * for turns.  il_turn: blocks until the arm's next turn; 0, 1 when the
- * parent ends the arm (its check is decided), -1 when it gives none.
+ * for turns.  il_turn: blocks until the arm's next turn; 0, or when the
+ * parent ends the arm 1 (its A/A check is decided) or 2 (its own rule is
+ * met and no check holds it), -1 when it gives none.
  * il_turn_done: the repetition is over, with its ops/s (NAN: none). */
 void il_ready(const struct il_gate *g);
 int il_turn(const struct il_gate *g);

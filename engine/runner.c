@@ -442,7 +442,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		int turn = il_turn(g);
 
 		if (turn > 0) {
-			by_check = 1;
+			by_check = turn == 1;
 			break;
 		}
 		if (turn < 0) {

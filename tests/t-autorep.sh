@@ -3,6 +3,10 @@
 # narrow enough or repetitions_max is reached, and says which stopped it.
 # A wide target stops before the maximum, an unreachable one at it;
 # validate checks the count against the record; a bad value is refused.
+# With check_margin_pct an arm without a dry partner stops on its own
+# target through the interleaved turns (the pairs themselves need a kernel
+# with the extension: tests/t-vmwarm.sh), and the key is refused without
+# interleave or a target.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -41,3 +45,32 @@ cfg "$TMP/neg.json" -1 4
 rc=$?
 check "autorep: ci_target_pct -1 is refused with exit 2, naming the key: $(head -1 "$TMP/err")" \
 	test "$rc" = 2 -a -n "$(grep ci_target_pct "$TMP/err")" -a ! -e "$TMP/neg.out.json"
+
+# check_margin_pct: an arm with no A/A partner (no dry control beside it)
+# stops on its own target, through the parent's turns; the key needs
+# interleave and a target, and says so naming itself and the value.
+cat >"$TMP/own.json" <<'CFG'
+{ "name": "autorep-check", "interleave": true, "seed": 1,
+  "defaults": { "duration_s": 0.1, "warmup_s": 0.02, "repetitions": 2, "ci_target_pct": 100,
+                "repetitions_max": 8, "check_margin_pct": 10, "cs_ns": 1000, "think_ns": 1000,
+                "events": [] },
+  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" } ] }
+CFG
+if ! "$SB" run -c "$TMP/own.json" --out "$TMP/own.out.json" --quiet 2>"$TMP/err"; then
+	notok "autorep: the check_margin_pct run failed: $(cat "$TMP/err")"
+else
+	o=$(jq -c '.results[0]' "$TMP/own.out.json")
+	check "autorep: an arm with check_margin_pct and no partner stops on its own target ($(jq -c .summary.repetitions_auto <<<"$o"))" \
+		jqe '(.repetitions | length) < 8 and .summary.repetitions_auto.stopped_by == "target"
+		       and (.interleave.check == null)' <<<"$o"
+fi
+jq 'del(.interleave)' "$TMP/own.json" >"$TMP/noil.json"
+"$SB" run -c "$TMP/noil.json" --out "$TMP/noil.out.json" --quiet 2>"$TMP/err"
+rc=$?
+check "autorep: check_margin_pct without interleave is refused with exit 2: $(head -1 "$TMP/err")" \
+	test "$rc" = 2 -a -n "$(grep -F 'check_margin_pct (runs[0]): 10 needs "interleave": true' "$TMP/err")" -a ! -e "$TMP/noil.out.json"
+jq '.defaults.ci_target_pct = 0' "$TMP/own.json" >"$TMP/noci.json"
+"$SB" run -c "$TMP/noci.json" --out "$TMP/noci.out.json" --quiet 2>"$TMP/err"
+rc=$?
+check "autorep: check_margin_pct without ci_target_pct is refused with exit 2" \
+	test "$rc" = 2 -a -n "$(grep -F 'ci_target_pct > 0' "$TMP/err")" -a ! -e "$TMP/noci.out.json"
