@@ -160,6 +160,11 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 
 	if (isfinite(g))
 		json_object_set_new(j, "grants", json_real(g));
+	/* The interleaved point its arms took turns in (supersede). */
+	const json_t *ip = json_object_get(json_object_get(real, fld_r_interleave), "point");
+
+	if (json_is_integer(ip))
+		json_object_set(j, "interleave_point", (json_t *)ip);
 	return j;
 }
 
@@ -167,7 +172,17 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
  * point in short windows and its A/A arms in long ones, repeated until
  * narrow.  The check with the most windows of that control at that point
  * (ties: each) is the point's check; a shorter one is kept, marked
- * superseded_by the label that stands instead, and not counted. */
+ * superseded_by the label that stands instead, and not counted.  Checks
+ * whose arms took turns in one interleaved point (a study's aa and
+ * aa-twin, each stopped by its own check) are copies of one design, not
+ * a short and a long one: neither supersedes the other. */
+static int same_il_point(const json_t *a, const json_t *b)
+{
+	const json_t *x = json_object_get(a, "interleave_point");
+
+	return x && json_equal(x, json_object_get(b, "interleave_point"));
+}
+
 static double windows(const json_t *c)
 {
 	return res_num(c, "n_real") + res_num(c, "n_dry");
@@ -199,7 +214,7 @@ static void supersede(json_t *checks)
 	json_array_foreach(checks, i, c) {
 		const json_t *b = json_object_get(best, key[i]);
 
-		if (windows(c) < windows(b))
+		if (windows(c) < windows(b) && !same_il_point(c, b))
 			json_object_set_new(c, "superseded_by", json_string(res_str(b, "label", "?")));
 		free(key[i]);
 	}

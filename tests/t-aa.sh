@@ -103,6 +103,18 @@ check "aa: the text counts the point's checks and the superseded one apart" \
 check "aa: the text marks the superseded check" \
 	grep -q 'slice-dry at 2 threads \[1x\]: .*: invalid; superseded by \[aa\]$' "$TMP/o"
 
+# Copies of one design that took turns in one interleaved point (aa and
+# aa-twin, each stopped by its own check) never supersede each other; a
+# shorter twin from another point does.
+jq '(.results[] | select(.label == "aa-twin") | .repetitions) |= .[0:5] | (.results[] | select(.label == "aa-twin") | .params.repetitions) = 5
+    | (.results[] | select(.label == "aa" or .label == "aa-twin") | .interleave) = {seed: 1, point: 3}' \
+	"$TMP/sup.json" >"$TMP/same.json"
+check "aa: a twin check with fewer windows from the same interleaved point is not superseded ($(aa "$TMP/same.json" | jq -c '[.aa_checks[] | [.label, .n_real, .superseded_by]]'))" \
+	jqe '[.aa_checks[] | select(.label == "aa-twin") | .superseded_by] == [null]' <<<"$(aa "$TMP/same.json")"
+jq '(.results[] | select(.label == "aa-twin") | .interleave.point) = 4' "$TMP/same.json" >"$TMP/apart.json"
+check "aa: ... from another interleaved point it is superseded by aa" \
+	jqe '[.aa_checks[] | select(.label == "aa-twin") | .superseded_by] == ["aa"]' <<<"$(aa "$TMP/apart.json")"
+
 # Rows read the check that stands for their point, never a superseded one.
 check "aa: rows under the sweep's label carry the aa arms' check, not their own superseded one ($(jq -c '[.rows[].control_aa | select(.) | .label] | unique' <<<"$r"))" \
 	jqe '[.rows[].control_aa | select(.) | .label] | . != [] and all(. != "1x")' <<<"$r"
