@@ -218,6 +218,9 @@ want "validate refuses a repetition without its metric" -n "$(grep -F 'results[0
 # (a new session too), the children of a shell the watchdog killed, and a
 # server's child that ignores SIGTERM.  Before, each was left running,
 # re-parented to init (PR_SET_PDEATHSIG reaches only the direct child).
+# The server's run waits (up to 5 s) until its server has forked that
+# child: on a loaded host the command could end first and the server's
+# shell be killed before it had a child to leave behind.
 alive() { # alive PID: running, not a zombie
 	local st
 	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
@@ -235,7 +238,7 @@ run left '{"defaults": {"repetitions": 1, "events": [], "threads": 1, "warmup_s"
            "command": ["sh", "-c", "sleep 300 & echo $! >'"$P"'/hang; wait"]},
           {"label": "term", "workload": "program",
            "server": ["sh", "-c", "trap \"\" TERM; sleep 300 & echo $! >'"$P"'/term; wait"],
-           "command": ["echo", "ops: 5"]}]}'
+           "command": ["sh", "-c", "i=0; while [ ! -s '"$P"'/term ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done; echo ops: 5"]}]}'
 for c in daemon session hang term; do
 	pid=$(cat "$P/$c" 2>/dev/null)
 	if [ -z "$pid" ]; then
