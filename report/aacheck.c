@@ -529,11 +529,12 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 
 			snprintf(power + l, sizeof(power) - l,
 				 "; the arms stopped %s after %.0f windows a side (%.0f looks at "
-				 "%.3g each)",
+				 "%.3g each, margin +-%.3g%%)",
 				 !strcmp(by, "check")	  ? "on the check"
 				 : !strcmp(by, "maximum") ? "at repetitions_max"
 							  : "when an arm ended",
-				 res_num(c, "n_real"), res_num(sq, "looks"), res_num(sq, "level"));
+				 res_num(c, "n_real"), res_num(sq, "looks"), res_num(sq, "level"),
+				 res_num(c, "band_pct"));
 		}
 		char lab[80] = "";
 
