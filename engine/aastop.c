@@ -36,19 +36,15 @@ json_t *aastop_check(const struct aa_plan *pl, const double *dry, const double *
 {
 	struct st_welch w;
 	json_t *looks = json_array(), *j;
-	const char *verdict = NULL;
+	double tost;
 
 	for (size_t i = 0; i < pl->nlooks; i++)
 		json_array_append_new(looks, json_integer((json_int_t)pl->looks[i]));
 	st_welch_log(dry, n, real, n, &w);
-	double tost = w.ok ? st_tost_log(&w, pl->margin) : NAN;
+	int d = st_equiv_decide(&w, pl->margin, pl->level, &tost);
+	const char *verdict = d > 0 ? "equivalent" : d < 0 ? "different" : NULL;
 
-	if (isfinite(tost) && tost < pl->level)
-		verdict = "equivalent";
-	else if (w.ok && isfinite(w.p) && w.p < pl->level &&
-		 (w.ratio > 1 + pl->margin || w.ratio < 1 / (1 + pl->margin)))
-		verdict = "different";
-	*decided = !!verdict;
+	*decided = d != 0;
 	j = json_pack("{s:f,s:f,s:o,s:f,s:I,s:s?}", "margin_pct", 100 * pl->margin, "alpha",
 		      AASTOP_ALPHA, "looks", looks, "level", pl->level, "n", (json_int_t)n,
 		      "decided", verdict);

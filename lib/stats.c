@@ -328,6 +328,17 @@ double st_tost_log(const struct st_welch *w, double margin)
 	return fmax(lo, hi);
 }
 
+int st_equiv_decide(const struct st_welch *w, double margin, double level, double *tost)
+{
+	*tost = w->ok ? st_tost_log(w, margin) : NAN;
+	if (isfinite(*tost) && *tost < level)
+		return 1;
+	if (w->ok && isfinite(w->p) && w->p < level &&
+	    (w->ratio > 1 + margin || w->ratio < 1 / (1 + margin)))
+		return -1;
+	return 0;
+}
+
 static double quantile_sorted(const double *s, size_t n, double q)
 {
 	double h = (double)(n - 1) * q;

@@ -38,6 +38,10 @@ double st_mde_log(const struct st_welch *w, double alpha, double power);
  * margin): the larger one-sided p.  Below alpha, the ratio lies within
  * 1/(1 + margin)..(1 + margin) at that level.  NAN without a test. */
 double st_tost_log(const struct st_welch *w, double margin);
+/* An equivalence check decided at level: 1 equivalent (the TOST p below
+ * level), -1 different (Welch's p below level and the ratio outside the
+ * margin), 0 neither or no test.  *tost: the TOST p, NAN without a test. */
+int st_equiv_decide(const struct st_welch *w, double margin, double level, double *tost);
 /* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
  * values per side, else normal with tie correction.  *exact says which;
  * *ties whether any value repeats across the samples. */

@@ -99,8 +99,8 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 	double *a, *b, band = power_margin(o), level = o->alpha;
 	size_t na = ops_of(dry, &a), nb = ops_of(real, &b);
 	struct st_welch w;
-	const char *verdict = "inconclusive";
 	const json_t *rc = run_check(real, dry);
+	double tost;
 
 	/* The margin the study stated for the check, unless compare was
 	 * given one (--equiv). */
@@ -112,14 +112,9 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 	st_welch_log(a, na, b, nb, &w);
 	free(a);
 	free(b);
-	double tost = w.ok ? st_tost_log(&w, band) : NAN;
+	int d = st_equiv_decide(&w, band, level, &tost);
+	const char *verdict = d > 0 ? "valid" : d < 0 ? "invalid" : "inconclusive";
 	double mde = w.ok ? st_mde_log(&w, level, CMP_POWER) : NAN;
-
-	if (isfinite(tost) && tost < level)
-		verdict = "valid";
-	else if (w.ok && isfinite(w.p) && w.p < level &&
-		 (w.ratio > 1 + band || w.ratio < 1 / (1 + band)))
-		verdict = "invalid";
 	json_t *j = json_pack("{s:s,s:s,s:O,s:f,s:I,s:I,s:s}", "control",
 			      res_str(dry, fld_r_workload, "?"), "real", res_str(real, fld_r_workload, "?"),
 			      "nthreads", json_object_get(real, fld_r_nthreads), "band_pct", 100 * band, "n_real",
