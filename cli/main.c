@@ -270,8 +270,8 @@ static int cmd_run(int argc, char **argv)
 		if (done && !done[i])
 			il_run_point(il, &s, i, done);
 		for (size_t j = i; j < s.nruns; j++)
-			if (j == i || (done && done[j] && !counted[j])) {
-				double p = counted[j] ? 0 : iso_planned_s(s.runs[j].params);
+			if (!counted[j] && (j == i || (done && done[j]))) {
+				double p = iso_planned_s(s.runs[j].params);
 
 				left -= p;
 				planned_done += p;

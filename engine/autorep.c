@@ -50,7 +50,6 @@ json_t *autorep_json(const struct run_params *p, const double *x, size_t n, int 
 	return json_pack("{s:f,s:I,s:I,s:I,s:f,s:s}", "target_pct", p->ci_target_pct, "min",
 			 (json_int_t)min_reps(p), "max", (json_int_t)autorep_cap(p), "n",
 			 (json_int_t)n, "half_width_pct", hw, "stopped_by",
-			 by_check				       ? "check"
-			 : n >= min_reps(p) && hw <= p->ci_target_pct ? "target"
-								       : "maximum");
+			 by_check ? "check"
+			 : n >= min_reps(p) && hw <= p->ci_target_pct ? "target" : "maximum");
 }

@@ -369,8 +369,8 @@ static int point_agrees(const json_t *c, const char *rowpoint)
 }
 
 /* The check that stands behind a row whose control is w, or NULL: among
- * the checks of w at the row's point that no longer check superseded, the
- * one run under the row's label, else the one with the most repetitions
+ * the checks of w at the row's point that were not superseded by a longer
+ * one, the one run under the row's label, else the one with the most repetitions
  * (a study's A/A arms repeat until narrow; its sweep's quiet point does
  * not). */
 static const json_t *aa_for(const json_t *checks, const char *w, const json_t *row)
@@ -519,7 +519,6 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			snprintf(power, sizeof(power), " (could detect >= x%.3g)", res_num(c, "mde"));
 		if (sq) {
 			size_t l = strlen(power);
-
 			const char *by = res_str(sq, "stopped_by", "?");
 
 			snprintf(power + l, sizeof(power) - l,
