@@ -42,6 +42,14 @@ double st_tost_log(const struct st_welch *w, double margin);
  * level), -1 different (Welch's p below level and the ratio outside the
  * margin), 0 neither or no test.  *tost: the TOST p, NAN without a test. */
 int st_equiv_decide(const struct st_welch *w, double margin, double level, double *tost);
+/* The log ratio b/a adjusted for a covariate measured beside each value
+ * (ca[i] beside a[i], cb[i] beside b[i]): one common slope on log
+ * covariate (ancova.c).  Fills w as st_welch_log does, with df = na + nb
+ * - 3, and *slope; returns 0 (w->ok 0) without the values to fit: a side
+ * with fewer than two, a value or covariate <= 0, a covariate without
+ * spread. */
+int st_ancova_log(const double *a, const double *ca, size_t na, const double *b,
+		  const double *cb, size_t nb, struct st_welch *w, double *slope);
 /* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
  * values per side, else normal with tie correction.  *exact says which;
  * *ties whether any value repeats across the samples. */

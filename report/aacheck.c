@@ -9,9 +9,11 @@
  * where the kernel cannot act (one thread per PU, no noise, no victim):
  * real / dry ops/s must be equivalent within the smallest effect of
  * interest (by default the noise band).  Verdicts:
- *   valid        equivalent: both one-sided Welch tests of the log ratio
+ *   valid        equivalent: both one-sided tests of the log ratio
  *                against +-log(1 + margin) reject at alpha (TOST,
- *                Schuirmann 1987);
+ *                Schuirmann 1987): Welch's, or where every window
+ *                measured the emulator's pace, the ratio adjusted for it
+ *                (aapace.c), the plain one kept beside it;
  *   invalid      the difference is significant and the ratio outside it;
  *   inconclusive neither: the check says what it could have detected
  *                (mde, 80% power at alpha).
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aapace.h"
 #include "cmppair.h"
 #include "textfmt.h"
 #include "../core/keys.h"
@@ -60,24 +63,6 @@ static int quiet_point(const json_t *r, double pus)
 	       (!v || json_is_null(v) || res_num(r, fld_r_victim_threads) == 0);
 }
 
-static size_t ops_of(const json_t *r, double **out)
-{
-	const json_t *reps = json_object_get(r, fld_r_reps), *x;
-	size_t n = json_array_size(reps), i, k = 0;
-	double *v = calloc(n ? n : 1, sizeof(*v));
-
-	if (!v)
-		abort();
-	json_array_foreach(reps, i, x) {
-		double o = res_num(x, fld_ops_per_sec);
-
-		if (isfinite(o) && o > 0)
-			v[k++] = o;
-	}
-	*out = v;
-	return k;
-}
-
 /* The runner's check of an arm pair that stopped on it (engine/aastop.c),
  * when both arms carry the same one: its looks spent alpha, so the verdict
  * is read at the level of one look, against the margin it was run for. */
@@ -96,9 +81,8 @@ static const json_t *run_check(const json_t *real, const json_t *dry)
 
 static json_t *check_pair(const json_t *real, const json_t *dry, const struct cmp_opts *o)
 {
-	double *a, *b, band = power_margin(o), level = o->alpha;
-	size_t na = ops_of(dry, &a), nb = ops_of(real, &b);
-	struct st_welch w;
+	double band = power_margin(o), level = o->alpha;
+	struct aa_test t;
 	const json_t *rc = run_check(real, dry);
 	double tost;
 
@@ -109,16 +93,19 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 		if (!(o->equiv > 0) && json_number_value(json_object_get(rc, "margin_pct")) > 0)
 			band = json_number_value(json_object_get(rc, "margin_pct")) / 100;
 	}
-	st_welch_log(a, na, b, nb, &w);
-	free(a);
-	free(b);
+	aa_test(dry, real, &t);
+	const struct st_welch w = t.w;
 	int d = st_equiv_decide(&w, band, level, &tost);
 	const char *verdict = d > 0 ? "valid" : d < 0 ? "invalid" : "inconclusive";
 	double mde = w.ok ? st_mde_log(&w, level, CMP_POWER) : NAN;
 	json_t *j = json_pack("{s:s,s:s,s:O,s:f,s:I,s:I,s:s}", "control",
 			      res_str(dry, fld_r_workload, "?"), "real", res_str(real, fld_r_workload, "?"),
 			      "nthreads", json_object_get(real, fld_r_nthreads), "band_pct", 100 * band, "n_real",
-			      (json_int_t)nb, "n_dry", (json_int_t)na, "verdict", verdict);
+			      (json_int_t)t.nb, "n_dry", (json_int_t)t.na, "verdict", verdict);
+	json_t *adj = aa_test_json(&t, level, CMP_POWER);
+
+	if (adj)
+		json_object_set_new(j, "adjusted", adj);
 
 	/* The point's defining run keys (those not at their default), so a
 	 * study with several A/A points says which is which. */
@@ -257,8 +244,8 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 
 /* True A/A pairs: the same workload at the same point declared twice
  * under two labels (the config runs such a point once per label).  Their
- * difference can only be noise, so the share of pairs that Welch's test
- * calls significant at alpha is the comparison's real false-positive rate:
+ * difference can only be noise, so the share of pairs that the check's
+ * test (aapace.c) calls significant at alpha is the comparison's real false-positive rate:
  * near alpha when the repetitions are independent and the test's
  * assumptions hold, above it when drift or host load lands on one copy.
  * In an interleaved suite only copies of one interleaved point pair. */
@@ -294,13 +281,11 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 		if (k && !f)
 			json_object_set(first, k, (json_t *)r);
 		if (f && strcmp(res_str(f, fld_r_label, ""), res_str(r, fld_r_label, ""))) {
-			double *a, *b;
-			size_t na = ops_of(f, &a), nb = ops_of(r, &b);
-			struct st_welch w;
+			struct aa_test t;
 
-			st_welch_log(a, na, b, nb, &w);
-			free(a);
-			free(b);
+			aa_test(f, r, &t);
+			const struct st_welch w = t.w;
+
 			if (isfinite(w.p)) {
 				int pos = w.p < o->alpha;
 
@@ -314,6 +299,8 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 								 ? json_object_get(r, fld_r_nthreads)
 								 : json_null(),
 							 "ratio", w.ratio, "p", w.p, "positive", pos));
+				json_object_set_new(json_array_get(pairs, json_array_size(pairs) - 1),
+						    "adjusted", json_boolean(t.adjusted));
 			}
 		}
 		free(k);
@@ -511,7 +498,7 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			else if (json_is_number(v))
 				snprintf(at + l, sizeof(at) - l, " %s=%g", k, json_number_value(v));
 		}
-		char power[224] = "";
+		char power[352] = "";
 		const json_t *sq = json_object_get(c, "sequential");
 
 		if (!strcmp(res_str(c, "verdict", ""), "inconclusive") &&
@@ -529,6 +516,17 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 							  : "when an arm ended",
 				 res_num(c, "n_real"), res_num(sq, "looks"), res_num(sq, "level"),
 				 res_num(c, "band_pct"));
+		}
+		const json_t *adj = json_object_get(c, "adjusted");
+
+		if (adj) {
+			size_t l = strlen(power);
+			const json_t *u = json_object_get(adj, "unadjusted");
+
+			snprintf(power + l, sizeof(power) - l,
+				 "; adjusted for the emulator's pace (think median, slope %.2f), "
+				 "unadjusted %.3f",
+				 res_num(adj, "slope"), res_num(u, "ratio"));
 		}
 		char lab[80] = "";
 
