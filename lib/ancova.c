@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_multifit.h>
 
 #include "stats.h"
@@ -60,25 +59,9 @@ int st_ancova_log(const double *a, const double *ca, size_t na, const double *b,
 	/* GSL scales cov by the residual variance chisq / (n - 3). */
 	if (gsl_multifit_linear(x, y, c, cov, &chisq, ws))
 		goto out;
-	double d = gsl_vector_get(c, 1), se = sqrt(gsl_matrix_get(cov, 1, 1));
-
 	ok = w->ok = 1;
 	*slope = gsl_vector_get(c, 2);
-	w->ratio = exp(d);
-	w->df = (double)(n - 3);
-	w->se = se;
-	if (se == 0) {
-		w->lo = w->hi = w->ratio;
-		w->p = d == 0 ? 1.0 : 0.0;
-		w->t = d == 0 ? 0 : copysign(INFINITY, d);
-		goto out;
-	}
-	double q = gsl_cdf_tdist_Pinv(0.975, w->df);
-
-	w->t = d / se;
-	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
-	w->lo = exp(d - q * se);
-	w->hi = exp(d + q * se);
+	st_log_test(w, gsl_vector_get(c, 1), sqrt(gsl_matrix_get(cov, 1, 1)), (double)(n - 3));
 out:
 	gsl_multifit_linear_free(ws);
 	gsl_vector_free(c);

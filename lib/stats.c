@@ -110,27 +110,34 @@ void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct
 		return;
 	double sa = va / (double)na, sb = vb / (double)nb, se = sqrt(sa + sb);
 
-	w->se = se;
+	/* Welch-Satterthwaite degrees of freedom; constant on both sides,
+	 * the pooled count. */
+	st_log_test(w, mb - ma, se,
+		    se == 0 ? (double)(na + nb - 2)
+			    : (sa + sb) * (sa + sb) /
+				      (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1)));
+}
 
+void st_log_test(struct st_welch *w, double d, double se, double df)
+{
+	w->ratio = exp(d);
+	w->se = se;
+	w->df = df;
 	if (se == 0) {
-		/* Constant on both sides: the difference is exact, or none. */
+		/* Exact: the difference is d, or none. */
 		w->lo = w->hi = w->ratio;
-		w->p = mb == ma ? 1.0 : 0.0;
-		w->df = (double)(na + nb - 2);
-		w->t = mb == ma ? 0 : copysign(INFINITY, mb - ma);
+		w->p = d == 0 ? 1.0 : 0.0;
+		w->t = d == 0 ? 0 : copysign(INFINITY, d);
 		return;
 	}
-	/* Welch-Satterthwaite degrees of freedom. */
-	w->df = (sa + sb) * (sa + sb) /
-		(sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-	w->t = (mb - ma) / se;
-	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
+	w->t = d / se;
+	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), df);
 	if (w->p > 1)
 		w->p = 1;
-	double h = gsl_cdf_tdist_Pinv(0.975, w->df) * se;
+	double h = gsl_cdf_tdist_Pinv(0.975, df) * se;
 
-	w->lo = exp(mb - ma - h);
-	w->hi = exp(mb - ma + h);
+	w->lo = exp(d - h);
+	w->hi = exp(d + h);
 }
 
 #define MW_EXACT_MAX 50

@@ -29,6 +29,10 @@ struct st_welch {
 	double se; /* standard error of the log difference */
 };
 void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct st_welch *w);
+/* The rest of a test of a log difference d with standard error se and df
+ * degrees of freedom: ratio, t, two-sided p and the 95% interval (se 0:
+ * exact); shared by Welch's test and the covariance-adjusted one. */
+void st_log_test(struct st_welch *w, double d, double se, double df);
 /* The smallest ratio (>= 1; its inverse in the other direction) that a
  * two-sided Welch test at alpha detects with the given power, for the
  * test's standard error and degrees of freedom:

@@ -291,16 +291,15 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 
 				npos += pos;
 				json_array_append_new(
-					pairs, json_pack("{s:s,s:s,s:s,s:O,s:f,s:f,s:b}", "workload",
+					pairs, json_pack("{s:s,s:s,s:s,s:O,s:f,s:f,s:b,s:b}", "workload",
 							 res_str(r, fld_r_workload, "?"), "a_label",
 							 res_str(f, fld_r_label, "?"), "b_label",
 							 res_str(r, fld_r_label, "?"), "nthreads",
 							 json_object_get(r, fld_r_nthreads)
 								 ? json_object_get(r, fld_r_nthreads)
 								 : json_null(),
-							 "ratio", w.ratio, "p", w.p, "positive", pos));
-				json_object_set_new(json_array_get(pairs, json_array_size(pairs) - 1),
-						    "adjusted", json_boolean(t.adjusted));
+							 "ratio", w.ratio, "p", w.p, "positive", pos,
+							 "adjusted", t.adjusted));
 			}
 		}
 		free(k);
