@@ -1,10 +1,12 @@
 /* aastop.c - the looks of an A/A check and its decision at each (the
- * runner's side of report/aacheck.c: the same Welch test of log ops/s, the
- * same TOST, Schuirmann 1987). */
+ * runner's side of report/aacheck.c: the same test of log ops/s, adjusted
+ * for the emulator's pace where every window measured it, the same TOST,
+ * Schuirmann 1987). */
 #include "aastop.h"
 
 #include <math.h>
 
+#include "../lib/fields.h"
 #include "../lib/stats.h"
 
 void aastop_plan(const struct run_params *p, struct aa_plan *pl)
@@ -31,16 +33,17 @@ int aastop_is_look(const struct aa_plan *pl, size_t n)
 	return 0;
 }
 
-json_t *aastop_check(const struct aa_plan *pl, const double *dry, const double *real, size_t n,
-		     int *decided)
+json_t *aastop_check(const struct aa_plan *pl, const double *dry, const double *dry_pace,
+		     const double *real, const double *real_pace, size_t n, int *decided)
 {
-	struct st_welch w;
-	json_t *looks = json_array(), *j;
+	struct st_pace t;
+	json_t *looks = json_array(), *j, *adj;
 	double tost;
 
 	for (size_t i = 0; i < pl->nlooks; i++)
 		json_array_append_new(looks, json_integer((json_int_t)pl->looks[i]));
-	st_welch_log(dry, n, real, n, &w);
+	st_pace_test(dry, dry_pace, n, real, real_pace, n, &t);
+	const struct st_welch w = t.w;
 	int d = st_equiv_decide(&w, pl->margin, pl->level, &tost);
 	const char *verdict = d > 0 ? "equivalent" : d < 0 ? "different" : NULL;
 
@@ -57,5 +60,7 @@ json_t *aastop_check(const struct aa_plan *pl, const double *dry, const double *
 		if (isfinite(tost))
 			json_object_set_new(j, "tost_p", json_real(tost));
 	}
+	if ((adj = st_pace_json(&t, fld_cal_think_p50, pl->level, AASTOP_POWER)))
+		json_object_set_new(j, "adjusted", adj);
 	return j;
 }

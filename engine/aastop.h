@@ -20,6 +20,8 @@
 
 /* The level the looks share. */
 #define AASTOP_ALPHA 0.05
+/* The power its unadjusted MDE is given at (compare's CMP_POWER). */
+#define AASTOP_POWER 0.8
 
 struct aa_plan {
 	double margin; /* fraction */
@@ -32,11 +34,14 @@ struct aa_plan {
 void aastop_plan(const struct run_params *p, struct aa_plan *pl);
 /* 1 when n windows a side is one of the looks. */
 int aastop_is_look(const struct aa_plan *pl, size_t n);
-/* The check of n windows a side, dry[] against real[] (ops/s): its JSON
- * {margin_pct, alpha, looks, level, n, ratio, ratio_ci95, p, tost_p,
- * decided}, decided "equivalent", "different" or null; *decided set
- * when it is not null. */
-json_t *aastop_check(const struct aa_plan *pl, const double *dry, const double *real, size_t n,
-		     int *decided);
+/* The check of n windows a side, dry[] against real[] (ops/s), each
+ * window's think median beside it in dry_pace[] and real_pace[] (NAN
+ * without one; NULL arrays: none): the test compare's A/A check makes
+ * (st_pace_test: adjusted for the pace when every window has its median).
+ * Its JSON {margin_pct, alpha, looks, level, n, ratio, ratio_ci95, p,
+ * tost_p, decided, adjusted}, decided "equivalent", "different" or null;
+ * *decided set when it is not null. */
+json_t *aastop_check(const struct aa_plan *pl, const double *dry, const double *dry_pace,
+		     const double *real, const double *real_pace, size_t n, int *decided);
 
 #endif

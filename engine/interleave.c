@@ -32,8 +32,8 @@
 #include "../os/signals.h"
 #include "../os/reap.h"
 
-/* The child's first word on its ack pipe; then one il_answer and the
- * repetition's ops/s per turn.  The parent's words: go, stop on the arm's
+/* The child's first word on its ack pipe; then one il_answer, the
+ * repetition's ops/s and its think median per turn.  The parent's words: go, stop on the arm's
  * decided A/A check, or stop on its own rule (it has no check, or its
  * partner is gone). */
 enum { IL_READY = 'r', IL_GO = 'g', IL_STOP_CHECK = 's', IL_STOP_OWN = 't' };
@@ -56,7 +56,7 @@ struct il_arm {
 	 * none; the ops/s of its repetitions; whether its own rule is met. */
 	long partner;
 	int dry, own_done;
-	double *vals;
+	double *vals, *pace;
 	size_t nv;
 	struct aa_plan plan;
 	json_t *check;
@@ -87,15 +87,16 @@ int il_turn(const struct il_gate *g)
 	return r != 1 ? -1 : c == IL_STOP_CHECK ? 1 : c == IL_STOP_OWN ? 2 : 0;
 }
 
-void il_turn_done(const struct il_gate *g, enum il_answer a, double ops)
+void il_turn_done(const struct il_gate *g, enum il_answer a, double ops, double pace)
 {
-	unsigned char m[1 + sizeof(double)];
+	unsigned char m[1 + 2 * sizeof(double)];
 
 	if (!g)
 		return;
 	/* One write below PIPE_BUF: the parent reads it whole. */
 	m[0] = (unsigned char)a;
 	memcpy(m + 1, &ops, sizeof(ops));
+	memcpy(m + 1 + sizeof(ops), &pace, sizeof(pace));
 	if (write(g->ack_fd, m, sizeof(m)) != (ssize_t)sizeof(m))
 		_exit(5);
 }
@@ -173,23 +174,27 @@ static int arm_hear(struct il_arm *a)
 	return 0;
 }
 
-/* The arm's answer to a turn (an il_answer, its ops/s kept), or 0 when it
- * ended, its watchdog fired or a stop signal came. */
+/* The arm's answer to a turn (an il_answer, its ops/s and pace kept), or
+ * 0 when it ended, its watchdog fired or a stop signal came. */
 static int arm_answer(struct il_arm *a)
 {
 	int c = arm_hear(a);
-	double v;
+	double v[2];
 
 	if (c != IL_MORE && c != IL_DONE && c != IL_LAST)
 		return 0;
-	if (read(a->ack, &v, sizeof(v)) != (ssize_t)sizeof(v))
+	/* Written in one write below PIPE_BUF with the answer byte. */
+	if (read(a->ack, v, sizeof(v)) != (ssize_t)sizeof(v))
 		return 0;
 	double *nv = realloc(a->vals, (a->nv + 1) * sizeof(*nv));
+	double *np = realloc(a->pace, (a->nv + 1) * sizeof(*np));
 
-	if (!nv)
+	if (!nv || !np)
 		abort();
 	a->vals = nv;
-	a->vals[a->nv++] = v;
+	a->pace = np;
+	a->vals[a->nv] = v[0];
+	a->pace[a->nv++] = v[1];
 	return c;
 }
 
@@ -307,7 +312,7 @@ static void checks_decide(struct il_arm *arms, size_t n)
 		b = &arms[a->partner];
 		if (b->res || a->nv != b->nv || !aastop_is_look(&a->plan, a->nv))
 			continue;
-		json_t *c = aastop_check(&a->plan, a->vals, b->vals, a->nv, &decided);
+		json_t *c = aastop_check(&a->plan, a->vals, a->pace, b->vals, b->pace, a->nv, &decided);
 
 		if (!decided) {
 			json_decref(c);
@@ -339,7 +344,7 @@ static void checks_close(struct il_arm *arms, size_t n)
 
 		if (m < 2)
 			continue; /* no check: one arm never ran */
-		json_t *c = aastop_check(&a->plan, a->vals, b->vals, m, &decided);
+		json_t *c = aastop_check(&a->plan, a->vals, a->pace, b->vals, b->pace, m, &decided);
 
 		check_set(arms, a, c,
 			  m == a->plan.looks[a->plan.nlooks - 1] ? "maximum" : "an arm ended");
@@ -387,11 +392,12 @@ static void point_done(struct il_order *o, struct il_arm *arms, size_t n, json_t
 		if (in_force >= 0)
 			json_object_set_new(r, "slice_ext_nsec_in_force", json_integer(in_force));
 		json_object_set_new(r, "interleave",
-				    json_pack("{s:I,s:I,s:O,s:O,s:o?}", "seed", (json_int_t)o->seed,
+				    json_pack("{s:I,s:I,s:O,s:O,s:o*}", "seed", (json_int_t)o->seed,
 					      "point", (json_int_t)o->points, "arms", ids,
 					      "rounds", rounds, "check", arms[j].check));
 		done[arms[j].id] = r;
 		free(arms[j].vals);
+		free(arms[j].pace);
 	}
 	json_decref(ids);
 	o->points++;

@@ -25,10 +25,12 @@ enum il_answer { IL_MORE = 'm', IL_DONE = 'd', IL_LAST = 'l' };
  * for turns.  il_turn: blocks until the arm's next turn; 0, or when the
  * parent ends the arm 1 (its A/A check is decided) or 2 (its own rule is
  * met and no check holds it), -1 when it gives none.
- * il_turn_done: the repetition is over, with its ops/s (NAN: none). */
+ * il_turn_done: the repetition is over, with its ops/s and its think
+ * section's sampled median in ns, the emulator's pace that window (NAN:
+ * none). */
 void il_ready(const struct il_gate *g);
 int il_turn(const struct il_gate *g);
-void il_turn_done(const struct il_gate *g, enum il_answer a, double ops);
+void il_turn_done(const struct il_gate *g, enum il_answer a, double ops, double pace);
 
 /* Parent side: the suite's order (GSL mt19937 from seed; 0 = from the
  * clock), NULL when out of memory. */

@@ -390,7 +390,7 @@ static int turns_turn(const void *g)
 
 static void turns_done(const void *g, int last)
 {
-	il_turn_done(g, last ? IL_LAST : IL_MORE, NAN);
+	il_turn_done(g, last ? IL_LAST : IL_MORE, NAN, NAN);
 }
 
 json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
@@ -506,7 +506,12 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		/* Interleaved arms share CLOCK_MONOTONIC: the turns' real order. */
 		if (g)
 			json_object_set_new(rj, "window_start_ns", json_integer((json_int_t)t0));
-		json_object_set_new(rj, "calibration", drift_check_rep(rp, p.cs_ns, p.think_ns));
+		json_t *cal = drift_check_rep(rp, p.cs_ns, p.think_ns);
+		/* The think's median: the emulator's pace in this window, which
+		 * an A/A check adjusts for (engine/aastop.c). */
+		double pace = json_number_value(json_object_get(json_object_get(cal, "think"), "p50_ns"));
+
+		json_object_set_new(rj, "calibration", cal);
 		if (tj)
 			json_object_set_new(rj, "slice_trace", tj);
 		json_object_set_new(rj, "faults", rep_faults(rp, acc));
@@ -531,10 +536,10 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		/* An arm of an A/A check goes on until its pair is decided
 		 * (interleave.c), however narrow its own interval. */
 		if (g && p.check_margin_pct > 0 && !cap) {
-			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k]);
+			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k], pace > 0 ? pace : NAN);
 			continue;
 		}
-		il_turn_done(g, last || cap ? IL_LAST : IL_MORE, opss[k]);
+		il_turn_done(g, last || cap ? IL_LAST : IL_MORE, opss[k], pace > 0 ? pace : NAN);
 		if (last)
 			break;
 	}

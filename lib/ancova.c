@@ -11,7 +11,8 @@
  * the textbook sense: adjusting for it removes the emulator's share of
  * the spread and leaves the arms' difference unbiased (Montgomery, Design
  * and Analysis of Experiments, ch. 15; the same idea as CUPED, Deng et
- * al., WSDM 2013).  The fit is GSL's ordinary least squares. */
+ * al., WSDM 2013).  The fit is GSL's ordinary least squares; st_pace_test
+ * picks it or Welch's for an A/A pair, for compare and the runner alike. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,61 @@ out:
 	gsl_matrix_free(cov);
 	gsl_matrix_free(x);
 	return ok;
+}
+
+/* The values > 0 of v (and their covariates) packed to the front of o and
+ * oc; *all whether each kept value has a covariate > 0. */
+static size_t kept(const double *v, const double *c, size_t n, double *o, double *oc, int *all)
+{
+	size_t k = 0;
+
+	*all = c != NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(v[i]) && v[i] > 0))
+			continue;
+		*all &= c && isfinite(c[i]) && c[i] > 0;
+		oc[k] = c ? c[i] : NAN;
+		o[k++] = v[i];
+	}
+	return k;
+}
+
+void st_pace_test(const double *a, const double *ca, size_t na, const double *b,
+		  const double *cb, size_t nb, struct st_pace *t)
+{
+	double *v = malloc(2 * (na + nb + 1) * sizeof(*v));
+	double *oa = v, *ob = v + na, *pa = v + na + nb, *pb = pa + na;
+	int ka, kb;
+
+	if (!v)
+		abort();
+	t->na = kept(a, ca, na, oa, pa, &ka);
+	t->nb = kept(b, cb, nb, ob, pb, &kb);
+	st_welch_log(oa, t->na, ob, t->nb, &t->raw);
+	t->adjusted = ka && kb && st_ancova_log(oa, pa, t->na, ob, pb, t->nb, &t->w, &t->slope);
+	if (!t->adjusted) {
+		t->w = t->raw;
+		t->slope = NAN;
+	}
+	free(v);
+}
+
+json_t *st_pace_json(const struct st_pace *t, const char *name, double level, double power)
+{
+	if (!t->adjusted)
+		return NULL;
+	json_t *u = json_object();
+
+	if (t->raw.ok) {
+		json_object_set_new(u, "ratio", json_real(t->raw.ratio));
+		if (isfinite(t->raw.lo))
+			json_object_set_new(u, "ratio_ci95", json_pack("[f,f]", t->raw.lo, t->raw.hi));
+		if (isfinite(t->raw.p))
+			json_object_set_new(u, "p", json_real(t->raw.p));
+		double m = st_mde_log(&t->raw, level, power);
+
+		if (isfinite(m))
+			json_object_set_new(u, "mde", json_real(m));
+	}
+	return json_pack("{s:s,s:f,s:o}", "covariate", name, "slope", t->slope, "unadjusted", u);
 }

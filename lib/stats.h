@@ -54,6 +54,23 @@ int st_equiv_decide(const struct st_welch *w, double margin, double level, doubl
  * spread. */
 int st_ancova_log(const double *a, const double *ca, size_t na, const double *b,
 		  const double *cb, size_t nb, struct st_welch *w, double *slope);
+/* An A/A pair's test of log values b against a, adjusted for the pace
+ * each value was measured at (ca[i] beside a[i]: report/aapace.c,
+ * engine/aastop.c).  Values <= 0 or not finite are left out; w is the
+ * covariance-adjusted test when every value kept has a covariate > 0 and
+ * the fit succeeds (adjusted 1), else Welch's; raw is Welch's in both
+ * cases; slope NAN unadjusted.  ca or cb NULL: no covariate. */
+struct st_pace {
+	struct st_welch w, raw;
+	double slope;
+	int adjusted;
+	size_t na, nb; /* values kept */
+};
+void st_pace_test(const double *a, const double *ca, size_t na, const double *b,
+		  const double *cb, size_t nb, struct st_pace *t);
+/* {covariate: name, slope, unadjusted: {ratio, ratio_ci95, p, mde}} for an
+ * adjusted test (mde at level and power), else NULL. */
+json_t *st_pace_json(const struct st_pace *t, const char *name, double level, double power);
 /* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
  * values per side, else normal with tie correction.  *exact says which;
  * *ties whether any value repeats across the samples. */

@@ -82,7 +82,7 @@ static const json_t *run_check(const json_t *real, const json_t *dry)
 static json_t *check_pair(const json_t *real, const json_t *dry, const struct cmp_opts *o)
 {
 	double band = power_margin(o), level = o->alpha;
-	struct aa_test t;
+	struct st_pace t;
 	const json_t *rc = run_check(real, dry);
 	double tost;
 
@@ -281,7 +281,7 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 		if (k && !f)
 			json_object_set(first, k, (json_t *)r);
 		if (f && strcmp(res_str(f, fld_r_label, ""), res_str(r, fld_r_label, ""))) {
-			struct aa_test t;
+			struct st_pace t;
 
 			aa_test(f, r, &t);
 			const struct st_welch w = t.w;

@@ -16,65 +16,35 @@
 #include "resload.h"
 #include "../lib/fields.h"
 
-/* Windows with ops > 0: their ops/s and think medians; *all_cov says
- * whether every such window has a think median > 0. */
-static size_t windows_of(const json_t *r, double **ops, double **cov, int *all_cov)
+/* Every window's ops/s and think median (NAN without one). */
+static size_t windows_of(const json_t *r, double **ops, double **cov)
 {
 	const json_t *reps = json_object_get(r, fld_r_reps), *x;
-	size_t n = json_array_size(reps), i, k = 0;
+	size_t n = json_array_size(reps), i;
 	double *v = calloc(2 * (n ? n : 1), sizeof(*v));
 
 	if (!v)
 		abort();
-	*all_cov = 1;
 	json_array_foreach(reps, i, x) {
-		double o = res_num(x, fld_ops_per_sec), c = res_num(x, fld_cal_think_p50);
-
-		if (!(isfinite(o) && o > 0))
-			continue;
-		*all_cov &= isfinite(c) && c > 0;
-		v[k] = o;
-		v[(n ? n : 1) + k++] = c;
+		v[i] = res_num(x, fld_ops_per_sec);
+		v[(n ? n : 1) + i] = res_num(x, fld_cal_think_p50);
 	}
 	*ops = v;
 	*cov = v + (n ? n : 1);
-	return k;
+	return n;
 }
 
-void aa_test(const json_t *a, const json_t *b, struct aa_test *t)
+void aa_test(const json_t *a, const json_t *b, struct st_pace *t)
 {
 	double *oa, *ca, *ob, *cb;
-	int ka, kb;
+	size_t na = windows_of(a, &oa, &ca), nb = windows_of(b, &ob, &cb);
 
-	t->na = windows_of(a, &oa, &ca, &ka);
-	t->nb = windows_of(b, &ob, &cb, &kb);
-	st_welch_log(oa, t->na, ob, t->nb, &t->raw);
-	t->adjusted = ka && kb && st_ancova_log(oa, ca, t->na, ob, cb, t->nb, &t->w, &t->slope);
-	if (!t->adjusted) {
-		t->w = t->raw;
-		t->slope = NAN;
-	}
+	st_pace_test(oa, ca, na, ob, cb, nb, t);
 	free(oa);
 	free(ob);
 }
 
-json_t *aa_test_json(const struct aa_test *t, double level, double power)
+json_t *aa_test_json(const struct st_pace *t, double level, double power)
 {
-	if (!t->adjusted)
-		return NULL;
-	json_t *u = json_object();
-
-	if (t->raw.ok) {
-		json_object_set_new(u, "ratio", json_real(t->raw.ratio));
-		if (isfinite(t->raw.lo))
-			json_object_set_new(u, "ratio_ci95", json_pack("[f,f]", t->raw.lo, t->raw.hi));
-		if (isfinite(t->raw.p))
-			json_object_set_new(u, "p", json_real(t->raw.p));
-		double m = st_mde_log(&t->raw, level, power);
-
-		if (isfinite(m))
-			json_object_set_new(u, "mde", json_real(m));
-	}
-	return json_pack("{s:s,s:f,s:o}", "covariate", fld_cal_think_p50, "slope", t->slope,
-			 "unadjusted", u);
+	return st_pace_json(t, fld_cal_think_p50, level, power);
 }

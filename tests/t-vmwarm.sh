@@ -28,13 +28,15 @@ fi
 
 # The same boot runs an A/A check that stops its arms (check_margin_pct):
 # a guest with the extension is what lets the real arm run at all.  What
-# the check decides is the guest's noise; how the arms stop is asserted.
+# the check decides is the guest's noise; how the arms stop is asserted,
+# and that it is compare's own test (adjusted for the think's median: the
+# think is long enough to be sampled).
 cat >"$TMP/c.json" <<'JSON'
 { "interleave": true, "seed": 1,
   "defaults": { "duration_s": 0.2, "warmup_s": 0, "repetitions": 1, "events": [] },
   "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" },
             { "label": "aa", "workload": "spin-tas", "lock": "tas", "policy": "cs", "dry": [false, true],
-              "threads": "1x", "pin": "cpus:0-1", "duration_s": 0.1, "repetitions": 2,
+              "threads": "1x", "pin": "cpus:0-1", "duration_s": 0.1, "think_ns": 1000, "repetitions": 2,
               "repetitions_max": 8, "ci_target_pct": 1, "check_margin_pct": 50 } ] }
 JSON
 P=$TMP/r.json
@@ -80,6 +82,10 @@ jqcheck "aa: decided before the maximum and stopped by it, or run to the maximum
 	  if $c.stopped_by == "check" then $c.decided != null and $c.n < 8 and $b == "check"
 	  else $c.stopped_by == "maximum" and $c.n == 8 and $b != "check" end] | all'
 check "vm: warm-up: aa: validate accepts the result" "$SB" validate "$P"
+cmp=$("$SB" compare --within "$P" --baseline slice-dry --format json 2>/dev/null || echo null)
 check "vm: warm-up: aa: compare reads the check at a look's level" \
-	jqe '.aa_checks[0].sequential | (.level - 0.05 / 3 | fabs) < 1e-9 and .looks == 3' \
-	<<<"$("$SB" compare --within "$P" --baseline slice-dry --format json 2>/dev/null || echo null)"
+	jqe '.aa_checks[0].sequential | (.level - 0.05 / 3 | fabs) < 1e-9 and .looks == 3' <<<"$cmp"
+rc=$(jq -c '.results[1].interleave.check' "$P")
+check "vm: warm-up: aa: the runner stopped on compare's test, adjusted for the pace (runner $(jq -c '{ratio, slope: .adjusted.slope}' <<<"$rc"), compare $(jq -c '.aa_checks[0] | {ratio, slope: .adjusted.slope}' <<<"$cmp"))" \
+	jqe --argjson r "$rc" '.aa_checks[0] | $r.adjusted.covariate == "calibration.think.p50_ns" and
+	  (.ratio - $r.ratio | fabs) < 1e-9 and (.adjusted.slope - $r.adjusted.slope | fabs) < 1e-9' <<<"$cmp"
