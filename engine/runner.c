@@ -511,6 +511,9 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		 * an A/A check adjusts for (engine/aastop.c). */
 		double pace = json_number_value(json_object_get(json_object_get(cal, "think"), "p50_ns"));
 
+		if (!(pace > 0))
+			pace = NAN; /* no think sampled */
+
 		json_object_set_new(rj, "calibration", cal);
 		if (tj)
 			json_object_set_new(rj, "slice_trace", tj);
@@ -536,10 +539,10 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		/* An arm of an A/A check goes on until its pair is decided
 		 * (interleave.c), however narrow its own interval. */
 		if (g && p.check_margin_pct > 0 && !cap) {
-			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k], pace > 0 ? pace : NAN);
+			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k], pace);
 			continue;
 		}
-		il_turn_done(g, last || cap ? IL_LAST : IL_MORE, opss[k], pace > 0 ? pace : NAN);
+		il_turn_done(g, last || cap ? IL_LAST : IL_MORE, opss[k], pace);
 		if (last)
 			break;
 	}

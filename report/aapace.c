@@ -21,16 +21,16 @@ static size_t windows_of(const json_t *r, double **ops, double **cov)
 {
 	const json_t *reps = json_object_get(r, fld_r_reps), *x;
 	size_t n = json_array_size(reps), i;
-	double *v = calloc(2 * (n ? n : 1), sizeof(*v));
+	double *v = calloc(2 * n + 1, sizeof(*v));
 
 	if (!v)
 		abort();
 	json_array_foreach(reps, i, x) {
 		v[i] = res_num(x, fld_ops_per_sec);
-		v[(n ? n : 1) + i] = res_num(x, fld_cal_think_p50);
+		v[n + i] = res_num(x, fld_cal_think_p50);
 	}
 	*ops = v;
-	*cov = v + (n ? n : 1);
+	*cov = v + n;
 	return n;
 }
 
