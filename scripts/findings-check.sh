@@ -26,7 +26,6 @@ DIR=${2:-$REPO/results/reference}
 SB=${SB:-$REPO/build/slicebench}
 fails=0 n=0
 edits=$(mktemp)
-trap 'rm -f "$edits"' EXIT
 
 # The other fresh boots of a study (scripts/studies.sh --boots) are in boots/.
 for f in "$DIR"/*.json "$DIR"/boots/*.json; do
@@ -40,28 +39,64 @@ for f in "$DIR"/*.json "$DIR"/boots/*.json; do
 	fi
 done
 
-# One marker per line of output: "LINE<TAB>QUOTED<TAB>FILE<TAB>JQ<TAB>FMT".
-markers=$(grep -n -o -P '[^\s(\[]*<!-- = .*? -->' "$FINDINGS" |
-	sed -E 's/^([0-9]+):(.*)<!-- = (.*) :: (.*) :: (.*) -->$/\1\t\2\t\3\t\4\t\5/')
-while IFS=$'\t' read -r line quoted file expr fmt; do
-	[ -n "$line" ] || continue
-	n=$((n + 1))
-	where="${FINDINGS##*/}:$line"
+# One marker per line: "INDEX<TAB>LINE<TAB>QUOTED<TAB>FILE<TAB>JQ<TAB>FMT".
+markers=$(mktemp)
+trap 'rm -f "$edits" "$markers" "$markers".*' EXIT
+grep -n -o -P '[^\s(\[]*<!-- = .*? -->' "$FINDINGS" |
+	sed -E 's/^([0-9]+):(.*)<!-- = (.*) :: (.*) :: (.*) -->$/\1\t\2\t\3\t\4\t\5/' |
+	awk -F'\t' 'NF == 5 { print NR "\t" $0 }' >"$markers"
+n=$(wc -l <"$markers")
+
+# Each file is read by one jq, which evaluates all of its markers: m(EXPR)
+# gives {v: the one value as jq -r prints it}, or why there is none.  A
+# program that does not compile (one bad expression) falls back to one jq
+# per marker, so the bad one is named.
+# shellcheck disable=SC2016 # jq's
+JQDEF='def m(f): try ([f] | if length != 1 then "n\t\(length)"
+	elif .[0] == null or .[0] == false then "e\t\(.[0] | tojson)"
+	else (.[0] | if type == "string" then . else tojson end) as $v |
+		if ($v | contains("\n")) then "n\t\($v | split("\n") | length)" else "v\t\($v)" end end)
+	catch "e\t\(. | tostring | gsub("[\t\n]"; " "))";'
+cut -f4 "$markers" | sort -u | while IFS= read -r file; do
+	awk -F'\t' -v f="$file" '$4 == f' "$markers" >"$markers.one"
 	if [ ! -f "$DIR/$file" ]; then
+		while IFS=$'\t' read -r i _; do printf '%s\tx\t\n' "$i"; done <"$markers.one"
+		continue
+	fi
+	prog=$JQDEF$(cut -f5 "$markers.one" | sed 's/^/m(/; s/$/),/' | tr '\n' ' ')
+	prog=${prog%, }
+	# a gzipped result is read as it is stored
+	if gzip -cdf "$DIR/$file" | jq -r "$prog" >"$markers.out" 2>/dev/null &&
+		[ "$(wc -l <"$markers.out")" = "$(wc -l <"$markers.one")" ]; then
+		paste <(cut -f1 "$markers.one") "$markers.out"
+	else
+		while IFS=$'\t' read -r i _ _ _ expr _; do
+			if r=$(gzip -cdf "$DIR/$file" | jq -r "${JQDEF}m($expr)" 2>&1); then
+				printf '%s\t%s\n' "$i" "$r"
+			else
+				printf '%s\te\t%s\n' "$i" "$(tr '\n\t' '  ' <<<"$r")"
+			fi
+		done <"$markers.one"
+	fi
+done | sort -n -k1,1 >"$markers.val"
+
+while IFS=$'\t' read -r _ line quoted file expr fmt <&3 && IFS=$'\t' read -r _ kind v <&4; do
+	where="${FINDINGS##*/}:$line"
+	case "$kind" in
+	x)
 		echo "not ok findings: $where: $file is not in ${DIR##*/}/"
 		fails=$((fails + 1))
-		continue
-	fi
-	if ! v=$(jq -e -r "$expr" "$DIR/$file" 2>&1); then
+		continue ;;
+	n)
+		echo "not ok findings: $where: jq '$expr' on $file gives $v values, not one"
+		fails=$((fails + 1))
+		continue ;;
+	v) ;;
+	*)
 		echo "not ok findings: $where: jq '$expr' on $file: $v"
 		fails=$((fails + 1))
-		continue
-	fi
-	if [ "$(wc -l <<<"$v")" -ne 1 ]; then
-		echo "not ok findings: $where: jq '$expr' on $file gives $(wc -l <<<"$v") values, not one"
-		fails=$((fails + 1))
-		continue
-	fi
+		continue ;;
+	esac
 	# shellcheck disable=SC2059 # the format is the marker's
 	if ! want=$(printf "$fmt" "$v" 2>&1); then
 		echo "not ok findings: $where: format '$fmt' does not take '$v' ($file $expr)"
@@ -77,7 +112,7 @@ while IFS=$'\t' read -r line quoted file expr fmt; do
 		echo "not ok findings: $where: FINDINGS.md says '$quoted', $file gives '$want' ($expr)"
 		fails=$((fails + 1))
 	fi
-done <<<"$markers"
+done 3<"$markers" 4<"$markers.val"
 if [ -s "$edits" ]; then
 	# Line by line, the quoted value right before its own comment only.
 	tmp=$(mktemp "$FINDINGS.XXXXXX")
