@@ -20,6 +20,7 @@ SELFTEST=1
 TRACE=0
 KEEP=""
 EXTRA_META=()
+ALSO=()
 GUEST_ENV=()
 HARNESS_ARGS=""
 QUIET=0
@@ -45,6 +46,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
 
   --config FILE         suite config (a configs/*.json file)
   --out FILE            result JSON to write
+  --also CONFIG=OUT     one more config run in the same boot, after --config,
+                        its result written to OUT with the same meta (each
+                        run's rseq/stats are its own); repeatable
   --kernel K            patched (default: kernel/build.sh, built on demand),
                         debian (Debian's own linux-image, slice extension off:
                         the unpatched baseline), bare-metal (the installable
@@ -125,6 +129,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--config) CONFIG=${2:-}; shift 2 || usage_err "--config needs a value" ;;
 	--out) OUT=${2:-}; shift 2 || usage_err "--out needs a value" ;;
+	--also) ALSO+=("${2:-}"); shift 2 || usage_err "--also needs a value" ;;
 	--kernel) KERNEL=${2:-}; shift 2 || usage_err "--kernel needs a value" ;;
 	--variant) VARIANT=${2:-}; shift 2 || usage_err "--variant needs a value" ;;
 	--accel) ACCEL=${2:-}; shift 2 || usage_err "--accel needs a value" ;;
@@ -157,6 +162,13 @@ done
 [ -n "$OUT" ] || usage_err "--out is required"
 [ -f "$CONFIG" ] || usage_err "no such config: $CONFIG"
 case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
+ALSO_CFG=() ALSO_OUT=()
+for a in "${ALSO[@]}"; do
+	case "$a" in *.json=?*) ;; *) usage_err "--also needs CONFIG.json=OUT: '$a'" ;; esac
+	[ -f "${a%%=*}" ] || usage_err "--also: no such config: ${a%%=*}"
+	ALSO_CFG+=("${a%%=*}")
+	ALSO_OUT+=("${a#*=}")
+done
 case "$ACCEL" in auto|kvm|tcg) ;; *) usage_err "--accel: '$ACCEL' is not one of auto, kvm, tcg" ;; esac
 case "$PREEMPT" in ""|none|voluntary|full|lazy) ;; *) usage_err "--preempt: '$PREEMPT' is not one of none, voluntary, full, lazy" ;; esac
 # num OPTION VALUE MIN MAX: VALUE a decimal whole number in MIN..MAX, or
@@ -195,9 +207,13 @@ command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: a
 # harness refuses here is refused in the guest too, with its message.
 TIMEOUT_WHY="--timeout"
 if [ -z "$TIMEOUT" ]; then
-	planned=$("$SB" run --config "$CONFIG" --planned-s 2>/dev/null)
-	TIMEOUT=$((600 + 2 * ${planned:-0}))
-	TIMEOUT_WHY="600 s + twice the ${planned:-?} s the config plans"
+	planned=0
+	for c in "$CONFIG" "${ALSO_CFG[@]}"; do
+		p=$("$SB" run --config "$c" --planned-s 2>/dev/null) || p=0
+		planned=$((planned + ${p:-0}))
+	done
+	TIMEOUT=$((600 + 2 * planned))
+	TIMEOUT_WHY="600 s + twice the $planned s the configs plan"
 fi
 
 # ------------------------------------------------------------- kernel
@@ -278,6 +294,12 @@ trap 'exit 1' HUP
 CFGNAME=$(basename "$CONFIG" .json)
 mkdir -p "$WORK/configs"
 cp "$CONFIG" "$WORK/configs/"
+# the --also configs as also-1.json, ...: their names may clash
+ALSO_NAMES=""
+for i in "${!ALSO_CFG[@]}"; do
+	cp "${ALSO_CFG[$i]}" "$WORK/configs/also-$((i + 1)).json"
+	ALSO_NAMES=${ALSO_NAMES:+$ALSO_NAMES,}also-$((i + 1))
+done
 [ "$CALIBRATE" = 0 ] || cp "$REPO/configs/vm-calibration.json" "$REPO/configs/vm-load.json" "$WORK/configs/"
 [ "$WARMUP" = 0 ] || cp "$REPO/configs/vm-warmup.json" "$WORK/configs/"
 # slice_test comes from the patched build (it also runs, and fails or
@@ -492,6 +514,7 @@ esac
 # ------------------------------------------------------------- the run
 HOST_KERNEL=$(uname -r)
 CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
+[ -z "$ALSO_NAMES" ] || CMDLINE="$CMDLINE slicebench.also=$ALSO_NAMES"
 [ -n "$PREEMPT" ] && CMDLINE+=" preempt=$PREEMPT"
 [ "$KIND" = patched ] && CMDLINE+=" slicebench.variant=$VARIANT"
 # PREEMPT_RT threads every interrupt handler; under TCG the result port's
@@ -620,6 +643,28 @@ if ! "$SB" vmmeta --files "$WORK/files" --out "$OUT" --force "${host[@]}"; then
 	exit 1
 fi
 log "wrote $OUT"
+# Each --also result, with the boot's files and its own rseq/stats.
+for i in "${!ALSO_OUT[@]}"; do
+	n=also-$((i + 1))
+	d=$WORK/files-$n
+	mkdir -p "$d"
+	for f in "$WORK"/files/*; do
+		case "${f##*/}" in result.json | rseq_stats | rseq_stats.before | *.also-*) ;;
+		*) ln -s "$f" "$d/" ;; esac
+	done
+	for f in result.json rseq_stats rseq_stats.before; do
+		[ ! -f "$WORK/files/$f.$n" ] || ln -s "$WORK/files/$f.$n" "$d/$f"
+	done
+	if [ ! -f "$d/result.json" ]; then
+		log "guest sent no result for --also ${ALSO_CFG[$i]} (guest status $gstatus)"
+		gstatus=1
+	elif "$SB" vmmeta --files "$d" --out "${ALSO_OUT[$i]}" --force "${host[@]}"; then
+		log "wrote ${ALSO_OUT[$i]}"
+	else
+		log "cannot merge the VM meta into the result of ${ALSO_CFG[$i]}"
+		gstatus=1
+	fi
+done
 # The floor with its spread over the probes, cyclictest beside the same
 # load, the host's load then, and how the warm-up converged.
 floor="$(jq -r '.meta.vm | (.calibration.victim_us // {} | to_entries | map("\(.key) p99 \(.value.p99) us" +
