@@ -5,6 +5,11 @@
 #
 #     # needs: guest-kernel debian-image
 #
+# guest-lazy is no build but one boot: the patched kernel under
+# preempt=lazy running the configs of every check that needs it
+# (tests/guest-batch.sh), fresh in each tests/run.sh, whose directory
+# ($SLICEBENCH_GUEST_DIR) it makes and removes.
+#
 # tests/prepare.sh reads those lines for the tests about to run and builds
 # every artefact they name before the first test starts, so no test depends
 # on another's order or side effect.  A test reads an artefact with
@@ -14,7 +19,7 @@
 
 # The names, in the order they are prepared: the cheap ones first, so a
 # network failure shows before half an hour of kernel builds.
-ARTEFACTS=(initramfs debian-image guest-kernel kernel-none kernel-rt baremetal-deb)
+ARTEFACTS=(initramfs debian-image guest-kernel guest-lazy kernel-none kernel-rt baremetal-deb)
 
 # The arguments of kernel/build.sh that build (and, with --print-path,
 # find) each kernel artefact.  The bare-metal package is built from
@@ -27,7 +32,7 @@ artefact_args() {
 	kernel-none) echo "--variant none" ;;
 	kernel-rt) echo "--variant rt" ;;
 	baremetal-deb) echo "--bare-metal --base-config debian --localmodconfig=tests/fixtures/lsmod-none" ;;
-	initramfs) return 1 ;;
+	initramfs | guest-lazy) return 1 ;;
 	*) return 2 ;;
 	esac
 }
@@ -73,6 +78,15 @@ artefact_path() {
 		done
 		echo "no static busybox: scripts/install-deps.sh vm installs busybox-static" >&2
 		return 1 ;;
+	guest-lazy)
+		# booted once per tests/run.sh: ready when this run's boot ended
+		local d=${SLICEBENCH_GUEST_DIR:-}/lazy
+		if [ -n "${SLICEBENCH_GUEST_DIR:-}" ] && [ -f "$d/status" ]; then
+			echo "$d"
+			return 0
+		fi
+		echo "the batched guest boot has not run in this test run (tests/run.sh boots it before the first test: make check TESTS=...)" >&2
+		return 1 ;;
 	esac
 	args=$(artefact_args "$1") || { echo "unknown artefact '$1'" >&2; return 1; }
 	# one asking: the path on stdout, else the reason (build.sh's last line)
@@ -98,6 +112,11 @@ artefact_build() {
 		kernel/mkinitramfs.sh --out "$out" --configs configs >/dev/null || { rm -f "$out"; return 1; }
 		rm -f "$out"
 		artefact_path initramfs
+		return ;;
+	guest-lazy)
+		[ -n "${SLICEBENCH_GUEST_DIR:-}" ] || { echo "SLICEBENCH_GUEST_DIR is not set (tests/run.sh sets it)" >&2; return 1; }
+		tests/guest-batch.sh "$SLICEBENCH_GUEST_DIR/lazy" >&2 || return 1
+		artefact_path guest-lazy
 		return ;;
 	esac
 	args=$(artefact_args "$1") || { echo "unknown artefact '$1'" >&2; return 1; }

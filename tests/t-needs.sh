@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-needs.sh - every test's artefacts are declared and prepared before any
 # test runs (tests/artefacts.sh, tests/prepare.sh).  A cold machine once
 # failed `make check` because one test read a kernel that a later test
@@ -20,6 +21,7 @@ cd "$(dirname "$0")/.." || exit 2
 # the mechanism is under test, not this run's selection: every test's
 # needs are read (each case below sets its own selection)
 unset TESTS TESTS_SKIP SLICEBENCH_VM_TESTS
+export SLICEBENCH_TIER=all
 
 # inferred_needs FILE: what FILE's commands show it needs
 inferred_needs() {
@@ -35,6 +37,10 @@ inferred_needs() {
 	fi
 	if grep -q 'artefact_args baremetal-deb\|--bare-metal' <<<"$code"; then
 		echo baremetal-deb
+	fi
+	# the batched guest boot's results
+	if grep -q 'artefact_path guest-lazy' <<<"$code"; then
+		echo guest-lazy
 	fi
 	# a variant of the patched kernel
 	local v
@@ -111,7 +117,7 @@ done
 
 # --- an unknown need is refused by name, and the run counts it
 mkdir -p "$TMP/tests"
-printf '#!/bin/bash\n# needs: guest-kernel warp-drive\necho ok\n' >"$TMP/tests/t-fake.sh"
+printf '#!/bin/bash\n# tier: guest\n# needs: guest-kernel warp-drive\necho ok\n' >"$TMP/tests/t-fake.sh"
 SLICEBENCH_TESTS_DIR="$TMP/tests" SLICEBENCH_CACHE="$E" tests/prepare.sh --plan >"$TMP/fake" 2>&1
 rc=$?
 check "needs: an unknown need is refused by name, exit 1 (exit $rc: $(grep -m1 'not ok' "$TMP/fake"))" \
@@ -127,3 +133,10 @@ first_prep=$(grep -n 'tests/prepare.sh' tests/run.sh | head -n 1 | cut -d: -f1)
 first_test=$(grep -n 'run_one "\${t##\*/}"' tests/run.sh | head -n 1 | cut -d: -f1)
 check "needs: tests/run.sh runs prepare (line $first_prep) before any test (line $first_test)" \
 	test -n "$first_prep" -a -n "$first_test" -a "${first_prep:-0}" -lt "${first_test:-0}"
+
+# --- the tiers: a tier leaves the others' needs out of the plan
+SLICEBENCH_CACHE="$E" SLICEBENCH_TIER=check tests/prepare.sh --plan >"$TMP/tier" 2>&1
+check "needs: make check's tier plans no kernel variant, bare-metal package or Debian image ($(cut -d: -f1 "$TMP/tier" | tr '\n' ' '))" \
+	test -z "$(grep -E '^(kernel-none|kernel-rt|baremetal-deb|debian-image):' "$TMP/tier")" -a -n "$(grep '^guest-kernel:' "$TMP/tier")"
+SLICEBENCH_CACHE="$E" SLICEBENCH_TIER=quick tests/prepare.sh --plan >"$TMP/tierq" 2>&1
+check "needs: make check-quick's tier plans nothing" test ! -s "$TMP/tierq"

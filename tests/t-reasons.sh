@@ -1,17 +1,19 @@
 #!/bin/bash
+# tier: guest
 # t-reasons.sh - the reason a slice workload records as "unsupported", from
 # real runs on each kernel and registration this machine can produce (the
 # injected answers are in tests/unit/slicewhy.c, a seccomp filter on the
 # host there too):
 #   - the host kernel (before 7.0: EINVAL, or built without the extension:
 #     ENOTSUPP), the harness run here;
-#   - Debian's own 7.3 kernel in the guest: compiled out, ENOTSUPP (524);
 #   - the patched kernel in the guest with glibc's own 32-byte registration
 #     kept (SLICEBENCH_NO_REEXEC: the harness does not re-execute itself
 #     with glibc.pthread.rseq=0), the legacy mode Linux 7.1 and 7.0.10
 #     refuse the extension in.
-#   SLICEBENCH_VM_TESTS=0   leave the two guest boots out (about 1 min here)
-# needs: initramfs debian-image guest-kernel
+# Debian's own 7.3 kernel in the guest (compiled out, ENOTSUPP) is
+# t-vmdebian.sh's, in the same boot as its ci.json run.
+#   SLICEBENCH_VM_TESTS=0   leave the guest boot out
+# needs: initramfs guest-kernel
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib.sh
@@ -58,29 +60,14 @@ else
 fi
 
 if [ "${SLICEBENCH_VM_TESTS:-1}" = 0 ]; then
-	echo "ok reasons: Debian's kernel in the guest # SKIP left out by SLICEBENCH_VM_TESTS=0"
 	echo "ok reasons: legacy registration in the guest # SKIP left out by SLICEBENCH_VM_TESTS=0"
 	exit 0
 fi
 if ! command -v qemu-system-x86_64 >/dev/null; then
-	notok "reasons: Debian's kernel in the guest: qemu-system-x86_64 is not installed (scripts/install-deps.sh vm)"
 	notok "reasons: legacy registration in the guest: qemu-system-x86_64 is not installed (scripts/install-deps.sh vm)"
 	exit 0
 fi
 VMOPTS=(--config "$TMP/reasons.json" --accel "$ACCEL" --no-selftest --no-calibration --quiet)
-
-# --- Debian's own 7.3 kernel: the prctl is there, the feature compiled out
-if scripts/vm.sh "${VMOPTS[@]}" --kernel debian --out "$TMP/debian.json" 2>"$TMP/debian.err"; then
-	drel=$(jq -r '.meta.kernel.release // ""' "$TMP/debian.json")
-	case "$drel" in
-	*deb*) reason_is "$TMP/debian.json" "reasons: Debian's kernel $drel in the guest: ENOTSUPP, compiled out" \
-		"prctl(PR_RSEQ_SLICE_EXTENSION) failed with ENOTSUPP (524): kernel $drel is built without CONFIG_RSEQ_SLICE_EXTENSION" ;;
-	*) notok "reasons: Debian's kernel in the guest: the guest ran '$drel', not Debian's kernel" ;;
-	esac
-else
-	tail -n 5 "$TMP/debian.err" | sed 's/^/#   /'
-	notok "reasons: Debian's kernel in the guest: vm.sh failed"
-fi
 
 # --- the patched kernel, glibc's 32-byte registration kept
 # shellcheck source=tests/artefacts.sh

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: guest
 # t-slicetrace.sh - grant durations in the guest (patched kernel, TCG):
 # slice-test in the kernel selftest's shape and slice-spin beside the same
 # noise, at the default 5 us extension and at 50 us, with slice_trace on;
@@ -16,13 +17,13 @@
 #     a grant: rseq_slice_yield or another (the yield and abort
 #     tracepoints), the same 2 per CPU apart;
 #   - every arm ends at most once; `slicebench validate` accepts the file.
-# About 2 minutes of both CPUs.  SLICEBENCH_VM_TESTS=0 leaves it out.
-# needs: initramfs guest-kernel
+# Its config (tests/guest/slicetrace.json) runs in the batched guest boot
+# (tests/guest-batch.sh).  SLICEBENCH_VM_TESTS=0 leaves it out.
+# needs: initramfs guest-kernel guest-lazy
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
-ACCEL=${SLICEBENCH_VM_ACCEL:-tcg}
 if [ "${SLICEBENCH_VM_TESTS:-1}" = 0 ]; then
 	echo "ok vm: slicetrace: guest run # SKIP left out by SLICEBENCH_VM_TESTS=0"
 	exit 0
@@ -34,28 +35,15 @@ cannot() {
 command -v qemu-system-x86_64 >/dev/null || cannot "qemu-system-x86_64 is not installed (scripts/install-deps.sh vm)"
 command -v python3 >/dev/null || cannot "python3 is not installed (scripts/install-deps.sh vm)"
 [ -x "$SB" ] || cannot "no harness at $SB (run make)"
-kernel/build.sh >"$TMP/build.out" 2>"$TMP/build.err" ||
-	cannot "kernel/build.sh failed: $(tail -n 1 "$TMP/build.err")"
-
-cat >"$TMP/c.json" <<'EOF'
-{ "defaults": { "duration_s": 0.5, "warmup_s": 0.1, "repetitions": 2, "events": [],
-                "noise_busy_ns": 2000, "noise_sleep_ns": 50000, "cs_ns": 2000,
-                "slice_ext_nsec": [5000, 200000] },
-  "runs": [
-    { "label": "slice_test", "workload": "slice-test", "threads": 1, "pin": "cpus:1",
-      "think_ns": 0, "noise": 1 },
-    { "label": "spin-2x", "workload": "slice-spin", "threads": "2x", "pin": "oversubscribe:2",
-      "noise": 2 },
-    { "label": "untraced", "workload": "slice-spin", "threads": "2x", "pin": "oversubscribe:2",
-      "noise": 2, "slice_trace": 0, "slice_ext_nsec": 50000, "repetitions": 1 } ] }
-EOF
-P=$TMP/r.json
-if nice -n 10 scripts/vm.sh --config "$TMP/c.json" --out "$P" --accel "$ACCEL" --preempt lazy \
-	--no-selftest --no-calibration --quiet >"$TMP/vm.out" 2>"$TMP/vm.err"; then
+# shellcheck source=tests/artefacts.sh
+. tests/artefacts.sh
+G=$(artefact_path guest-lazy 2>"$TMP/g.err") || cannot "$(cat "$TMP/g.err")"
+P=$G/slicetrace.json
+if [ -f "$P" ]; then
 	ok "vm: slicetrace: guest run"
 else
-	sed 's/^/# /' "$TMP/vm.err" | tail -n 20
-	cannot "scripts/vm.sh failed"
+	sed 's/^[0-9.]* /# /' "$G/vm.err" | tail -n 20
+	cannot "no result from the batched boot (vm.sh exit $(cat "$G/status"))"
 fi
 
 # check DESCRIPTION PYTHON-EXPRESSION (replaces lib.sh's): d is the result,

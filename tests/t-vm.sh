@@ -1,14 +1,14 @@
 #!/bin/bash
-# t-vm.sh - boots the patched guest kernel (built or reused from the cache)
-# with configs/ci.json and checks the result; then the same on Debian's own
-# kernel, where the slice workloads must be unsupported.  The Debian half
-# always starts from an empty kernel cache, so the download path a new
-# machine takes runs on every `make check`.
-#   SLICEBENCH_VM_TESTS=0      leave the guest out (`make check-quick`)
+# tier: guest
+# t-vm.sh - the patched guest kernel (built or reused from the cache) runs
+# configs/ci.json in the batched boot under preempt=lazy (tests/guest-batch.sh,
+# the artefact guest-lazy) and the result is checked; then a boot of its
+# own for Ctrl-C on `./run.sh --vm`.  Debian's own kernel is
+# t-vmdebian.sh's (make check-all).
+#   SLICEBENCH_VM_TESTS=0      leave the guest out
 #   SLICEBENCH_VM_ACCEL=auto   accelerator (default tcg, which works everywhere)
-#   SLICEBENCH_VM_DEBIAN=0     leave the Debian-kernel half out
 # Anything else that stops a guest check is a "not ok" with the reason.
-# needs: initramfs debian-image guest-kernel
+# needs: initramfs guest-kernel guest-lazy
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SB=${SB:-build/slicebench}
@@ -20,12 +20,10 @@ ok() { echo "ok $*"; }
 notok() { echo "not ok $*"; }
 skip_all() {
 	echo "ok vm: patched kernel run # SKIP $1"
-	echo "ok vm: debian kernel run # SKIP $1"
 	exit 0
 }
 cannot() {
 	notok "vm: patched kernel run: $1"
-	notok "vm: debian kernel run: $1"
 	exit 0
 }
 
@@ -78,24 +76,23 @@ else
 	notok "vm: build.sh --print-path names the cached bzImage"
 fi
 
-# stamp: each line of stdin with the time it arrived
-stamp() { while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done; }
-
-P="$TMP/patched.json"
+# The batched boot: ci.json's result and vm.sh's stderr, stamped.
+# shellcheck source=tests/artefacts.sh
+. tests/artefacts.sh
+G=$(artefact_path guest-lazy 2>"$TMP/g.err") || cannot "$(cat "$TMP/g.err")"
+P="$G/ci.json"
 nruns=$("$SB" run --config configs/ci.json --dry-run 2>/dev/null | wc -l)
-if scripts/vm.sh --config configs/ci.json --out "$P" --accel "$ACCEL" --preempt lazy \
-	--keep "$TMP/patched" 2> >(stamp >"$TMP/vm.err") >"$TMP/vm.out"; then
+if [ "$(cat "$G/status")" = 0 ] && [ -f "$P" ]; then
 	ok "vm: patched kernel run of ci.json"
 else
-	cat "$TMP/vm.err"
-	notok "vm: patched kernel run of ci.json"
+	sed 's/^[0-9.]* /# /' "$G/vm.err" | tail -n 30
+	notok "vm: patched kernel run of ci.json (the batched boot: vm.sh exit $(cat "$G/status"))"
 fi
-sleep 0.5 # the stamping reader drains
-n=$(grep -c ' guest: \[[0-9]*/[0-9]*\] ' "$TMP/vm.err")
+n=$(grep -c " guest: \[[0-9]*/$nruns\] " "$G/vm.err")
 check_n() { if [ "$2" = "$3" ]; then ok "$1 ($2)"; else notok "$1 ($2, want $3)"; fi; }
 check_n "vm: every run's progress line reached the host" "$n" "$nruns"
-first=$(sed -n -E 's/^([0-9.]+) guest: \[1\/.*/\1/p' "$TMP/vm.err")
-last=$(tail -n 1 "$TMP/vm.err" | cut -d' ' -f1)
+first=$(sed -n -E "s/^([0-9.]+) guest: \\[1\\/$nruns\\] .*/\\1/p" "$G/vm.err")
+last=$(tail -n 1 "$G/vm.err" | cut -d' ' -f1)
 if [ -n "$first" ] && awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a > 5) }'; then
 	ok "vm: progress arrives live (the first run's line $(awk -v a="$first" -v b="$last" 'BEGIN { printf "%.0f", b - a }') s before the end)"
 else
@@ -189,30 +186,4 @@ if [ -f "$P" ]; then
 	check "$P" "vm: meta says how the host scheduled QEMU" "'main loop' in (get(d, 'meta.vm.host_sched') or '')"
 else
 	notok "vm: patched result written"
-fi
-
-# --- Debian's kernel: the unpatched baseline
-if [ "${SLICEBENCH_VM_DEBIAN:-1}" = 0 ]; then
-	echo "ok vm: debian kernel run # SKIP left out by SLICEBENCH_VM_DEBIAN=0"
-	exit 0
-fi
-D="$TMP/debian.json"
-mkdir -p "$TMP/cold-cache"
-if SLICEBENCH_CACHE="$TMP/cold-cache" scripts/vm.sh --config configs/ci.json --out "$D" --kernel debian \
-	--accel "$ACCEL" --no-selftest --quiet \
-	>"$TMP/vmd.out" 2>"$TMP/vmd.err"; then
-	ok "vm: debian kernel run of ci.json"
-else
-	cat "$TMP/vmd.err"
-	notok "vm: debian kernel run of ci.json"
-fi
-if grep -q '^guest: ' "$TMP/vmd.err"; then notok "vm: --quiet shows no guest line"; else ok "vm: --quiet shows no guest line"; fi
-if [ -f "$D" ]; then
-	check "$D" "vm: debian guest kernel is Debian's" "'deb' in (get(d, 'meta.kernel.release') or '')"
-	for w in slice-spin slice-adaptive; do
-		check "$D" "vm: $w unsupported on debian with a reason" \
-			"len(r('$w')) > 0 and all(x['status'] == 'unsupported' and x.get('reason') for x in r('$w'))"
-	done
-else
-	notok "vm: debian result written"
 fi

@@ -1,56 +1,44 @@
 #!/bin/bash
-# t-vmwarm.sh - one guest boot (patched kernel, TCG) with a 2 s warm-up
-# and the calibration, on a one-run config: the result's meta records the
+# tier: guest
+# t-vmwarm.sh - the batched guest boot (tests/guest-batch.sh: patched
+# kernel, TCG, a 2 s warm-up and the calibration) runs
+# tests/guest/warm.json, a one-run config and an A/A pair: the result's meta records the
 # warm-up (the time asked, the time taken, one probe p99 per pass, every
 # one a positive number) and the calibration's cross-check (cyclictest ran
 # in the initramfs, its cycles and p99 positive, the loaded probe's five
 # p99s with their spread, a ratio between the two, the host's load), and
 # an A/A pair that stops on its check.  No speed is asserted: the machine
-# is shared.  About 1 minute of both CPUs.
-# SLICEBENCH_VM_TESTS=0 leaves it out; SLICEBENCH_VM_KERNEL=PATH boots that
-# bzImage instead of kernel/build.sh's.
-# needs: initramfs guest-kernel
+# is shared.
+# SLICEBENCH_VM_TESTS=0 leaves it out.
+# needs: initramfs guest-kernel guest-lazy
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
-ACCEL=${SLICEBENCH_VM_ACCEL:-tcg}
 vm_prereqs "vm: warm-up: guest run" jq cyclictest
 cannot() {
 	notok "vm: warm-up: guest run: $1"
 	exit 0
 }
-KERNEL=${SLICEBENCH_VM_KERNEL:-patched}
-if [ "$KERNEL" = patched ]; then
-	kernel/build.sh >"$TMP/build.out" 2>"$TMP/build.err" ||
-		cannot "kernel/build.sh failed: $(tail -n 1 "$TMP/build.err")"
-fi
-
-# The same boot runs an A/A check that stops its arms (check_margin_pct):
-# a guest with the extension is what lets the real arm run at all.  What
-# the check decides is the guest's noise; how the arms stop is asserted,
-# and that it is compare's own test (adjusted for the think's median: the
-# think is long enough to be sampled); compare reads the windows as the
-# result stores them, to 10 significant digits, so the two agree to 1e-6.
-# The first look is at 3 windows a side: the adjusted fit needs 5 windows
-# in all.  The think's median is a histogram bucket's (6% wide here), so
-# the windows' paces can all fall in one: then neither side adjusts, and
-# the two must agree on that too.
-cat >"$TMP/c.json" <<'JSON'
-{ "interleave": true, "seed": 1,
-  "defaults": { "duration_s": 0.2, "warmup_s": 0, "repetitions": 1, "events": [] },
-  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" },
-            { "label": "aa", "workload": "spin-tas", "lock": "tas", "policy": "cs", "dry": [false, true],
-              "threads": "1x", "pin": "cpus:0-1", "duration_s": 0.1, "think_ns": 1000, "repetitions": 3,
-              "repetitions_max": 8, "ci_target_pct": 1, "check_margin_pct": 50 } ] }
-JSON
-P=$TMP/r.json
-if nice -n 10 scripts/vm.sh --config "$TMP/c.json" --out "$P" --kernel "$KERNEL" --accel "$ACCEL" --warmup 2 \
-	--no-selftest --quiet >"$TMP/vm.out" 2>"$TMP/vm.err"; then
+# shellcheck source=tests/artefacts.sh
+. tests/artefacts.sh
+G=$(artefact_path guest-lazy 2>"$TMP/g.err") || cannot "$(cat "$TMP/g.err")"
+# The A/A pair stops its arms (check_margin_pct): a guest with the
+# extension is what lets the real arm run at all.  What the check decides
+# is the guest's noise; how the arms stop is asserted, and that it is
+# compare's own test (adjusted for the think's median: the think is long
+# enough to be sampled); compare reads the windows as the result stores
+# them, to 10 significant digits, so the two agree to 1e-6.  The first
+# look is at 3 windows a side: the adjusted fit needs 5 windows in all.
+# The think's median is a histogram bucket's (6% wide here), so the
+# windows' paces can all fall in one: then neither side adjusts, and the
+# two must agree on that too.
+P=$G/warm.json
+if [ -f "$P" ]; then
 	ok "vm: warm-up: guest run"
 else
-	sed 's/^/# /' "$TMP/vm.err" | tail -n 20
-	cannot "scripts/vm.sh failed"
+	sed 's/^[0-9.]* /# /' "$G/vm.err" | tail -n 20
+	cannot "no result from the batched boot (vm.sh exit $(cat "$G/status"))"
 fi
 jqcheck() { # jqcheck DESCRIPTION FILTER: the filter is true of the result
 	check "vm: warm-up: $1" jq -e "$2" "$P"
@@ -70,7 +58,7 @@ jqcheck "the loaded probe's five p99s, min <= median <= max, all > 0" \
 jqcheck "the host's load when the guest calibrated" \
 	'.meta.vm.calibration.host_load | .loadavg_1 >= 0 and .runnable >= 1 and .tasks >= .runnable'
 check "vm: warm-up: vm.sh's guest floor line shows the spread and cyclictest" \
-	grep -q 'guest floor: .*loaded-fifo p99 .* (5 probes: min .*cyclictest p99 .*warm-up probe p99' "$TMP/vm.err"
+	grep -q 'guest floor: .*loaded-fifo p99 .* (5 probes: min .*cyclictest p99 .*warm-up probe p99' "$G/vm.err"
 
 # The pair: slice-spin (run 1) and slice-dry (run 2) stop together.
 jqcheck "aa: both arms carry one check, each naming the other ($(jq -c '[.results[1,2].interleave.check | {n, decided, stopped_by, partner}]' "$P"))" \
