@@ -39,7 +39,7 @@ LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC
 TEST_SRC    := $(wildcard tests/unit/*.c)
 TEST_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all check check-quick deps clean kernel tsan-torture
+.PHONY: all check check-quick check-all check-san deps clean kernel tsan-torture
 all: $(BUILD)/slicebench $(BUILD)/libslicepreload.so
 
 deps:
@@ -115,18 +115,39 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ)
 tsan-torture:
 	$(MAKE) SAN=thread build/san-thread/tests/torture
 
-# make check: every test, the guest runs of both kernels included (a cold
-# kernel cache builds the patched kernel first).  check-quick leaves the
-# guest out, and says so in its summary.
-# The packages are installed first, as a step of its own, then the build.
+# The test tiers (tests/select.sh says which script is in which):
+#   check-quick  unit programs and the host scripts that need only the
+#                build's packages and jq: no guest, no TSan tree
+#   check        README's test command: every host script and the guest
+#                checks on the default patched kernel (prepare.sh builds
+#                it on a cold cache)
+#   check-all    check, plus the kernel variants, the bare-metal package
+#                and Debian's own kernel
+#   check-san    the unit programs, parsers, compare, the fuzz corpus and
+#                the torture on the ASan+UBSan tree, the torture on TSan
+# Each installs its packages first, as a step of its own, then builds.
+.PHONY: test-build
+test-build: all $(TEST_BIN) $(PRELOAD_TEST_BIN) $(BUILD)/slicebench-faults
 check:
-	@scripts/install-deps.sh all
-	@$(MAKE) --no-print-directory all $(TEST_BIN) $(PRELOAD_TEST_BIN) $(BUILD)/slicebench-faults
-	@$(MAKE) --no-print-directory tsan-torture >/dev/null
-	@BUILD=$(BUILD) tests/run.sh
+	@scripts/install-deps.sh tests
+	@$(MAKE) --no-print-directory test-build
+	@BUILD=$(BUILD) SLICEBENCH_TIER=check tests/run.sh
 
 check-quick:
-	@$(MAKE) --no-print-directory check SLICEBENCH_VM_TESTS=0
+	@scripts/install-deps.sh quick
+	@$(MAKE) --no-print-directory test-build
+	@BUILD=$(BUILD) SLICEBENCH_TIER=quick tests/run.sh
+
+check-all:
+	@scripts/install-deps.sh all
+	@$(MAKE) --no-print-directory test-build
+	@BUILD=$(BUILD) SLICEBENCH_TIER=all tests/run.sh
+
+check-san:
+	@scripts/install-deps.sh tests
+	@$(MAKE) --no-print-directory SAN=address,undefined test-build
+	@$(MAKE) --no-print-directory tsan-torture >/dev/null
+	@BUILD=build/san-address-undefined SLICEBENCH_TIER=san tests/run.sh
 
 # libFuzzer targets (clang): the config and result loaders, from tests/fuzz/<name>/.
 FUZZ_SECONDS ?= 60
@@ -135,9 +156,15 @@ FUZZ_CFLAGS  := -g -O1 -std=gnu11 -pthread -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 FUZZ_SRC     := $(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC)
 FUZZ_BIN     := build/fuzz/fuzz_config build/fuzz/fuzz_result
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) | build/.deps-ok
+# The suite's objects are compiled once for both targets (fuzzer-no-link:
+# the coverage without libFuzzer's main), in parallel under make -j.
+FUZZ_OBJ     := $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_SRC))
+build/fuzz/obj/%.o: %.c | build/.deps-ok
 	@mkdir -p $(@D)
-	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+	@clang $(CPPFLAGS) $(subst fuzzer$(comma),fuzzer-no-link$(comma),$(FUZZ_CFLAGS)) -MMD -MP -c -o $@ $<
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) | build/.deps-ok
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 .PHONY: fuzz fuzz-smoke
 fuzz: $(FUZZ_BIN)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# install-deps.sh [--check] [build|check|run|vm|bare|all] - make sure the
+# install-deps.sh [--check] [build|quick|check|run|vm|tests|bare|all] - make sure the
 # Debian packages a step needs are installed: installs them when root, else
 # prints the exact apt-get line and exits 2.  --check never installs: it only
 # prints what is missing and exits 2 (the build uses it: compiling never
@@ -31,12 +31,16 @@ bare=(dpkg-dev kmod libdw-dev debhelper)
 
 case "${1:-all}" in
 build) want=("${build[@]}") ;;
+# make check-quick: what ./run.sh installs (the build, gnuplot and jq)
+quick) want=("${build[@]}" "${run[@]}") ;;
+# make check and the sanitizer pass: everything but the bare-metal package's
+tests) want=("${build[@]}" "${run[@]}" "${check[@]}" "${vm[@]}") ;;
 run) want=("${build[@]}" "${run[@]}") ;;
 check) want=("${build[@]}" "${check[@]}") ;;
 vm) want=("${build[@]}" "${vm[@]}") ;;
 bare) want=("${build[@]}" "${vm[@]}" "${bare[@]}") ;;
 all) want=("${build[@]}" "${run[@]}" "${check[@]}" "${vm[@]}" "${bare[@]}") ;;
-*) echo "usage: $0 [--check] [build|check|run|vm|bare|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [--check] [build|quick|check|run|vm|tests|bare|all]" >&2; exit 2 ;;
 esac
 
 missing=()

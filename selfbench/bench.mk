@@ -27,3 +27,9 @@ $(BENCH_SOLO): $(BUILD)/selfbench/%: $(BUILD)/selfbench/%.o $(LIB_OBJ)
 # driftcheck runs the harness's runner.
 $(BENCH_LIB): $(BUILD)/selfbench/%: $(BUILD)/selfbench/%.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# make bench-tiers: each test tier's wall time, BENCH_RUNS separate runs
+# (3 unless given) of check-quick, check and check-san (TIERS= to choose).
+.PHONY: bench-tiers
+bench-tiers:
+	@selfbench/tiers.sh --runs $(if $(filter 1,$(BENCH_RUNS)),3,$(BENCH_RUNS)) $(if $(TIERS),--tiers "$(TIERS)")

@@ -7,7 +7,7 @@
 #   tests/prepare.sh --plan   build nothing: per artefact, "ready PATH" or
 #                             "missing (REASON)" and the tests that need it
 #
-# The selection is tests/run.sh's: TESTS, TESTS_SKIP; SLICEBENCH_VM_TESTS=0
+# The selection is tests/run.sh's: SLICEBENCH_TIER, TESTS, TESTS_SKIP; SLICEBENCH_VM_TESTS=0
 # leaves the guest out, and with it every artefact (only guest tests have
 # needs).  Exit: 0, or 1 when an artefact could not be built.
 set -uo pipefail
@@ -32,6 +32,7 @@ bad=0
 for t in "${SLICEBENCH_TESTS_DIR:-tests}"/t-*.sh; do
 	[ -f "$t" ] || continue
 	[ -z "$(left_out_why "${t##*/}")" ] || continue
+	[ -z "$(tier_out_why "$t")" ] || continue
 	while read -r a; do
 		[ -n "$a" ] || continue
 		case "$a" in

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# run.sh - runs every test program and script, counts their "ok"/"not ok"
-# lines, and ends with "N passed (G in the guest), N failed, N skipped".
+# run.sh - runs the test programs and the scripts of the selected tier
+# (tests/select.sh: SLICEBENCH_TIER quick|check|all|san), counts their
+# "ok"/"not ok" lines, and ends with "N passed (G in the guest), N failed,
+# N skipped".  Each test's time is printed after it ("# t-x.sh: 12 s").
 # A program that exits non-zero without printing a "not ok" counts as one
 # failure.  A test skips only what the user asked to leave out
-# (TESTS_SKIP, SLICEBENCH_VM_TESTS=0, `make check-quick`, or all but the
-# TESTS named); anything that cannot run is a "not ok" with its reason.
+# (TESTS_SKIP, SLICEBENCH_VM_TESTS=0, or all but the TESTS named); anything
+# that cannot run is a "not ok" with its reason.  The scripts of other
+# tiers are not run and are named once, at the start.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD:-build}
@@ -12,7 +15,11 @@ export SB=${SB:-$BUILD/slicebench} BUILD
 
 pass=0 fail=0 skip=0 guest=0
 log=$(mktemp) failed=$(mktemp)
-trap 'rm -f "$log" "$failed"' EXIT
+# the batched guest boot's results (tests/artefacts.sh: guest-lazy), this
+# run's own
+SLICEBENCH_GUEST_DIR=$(mktemp -d)
+export SLICEBENCH_GUEST_DIR
+trap 'rm -rf "$log" "$failed" "$SLICEBENCH_GUEST_DIR"' EXIT
 
 # shellcheck source=tests/select.sh
 . tests/select.sh
@@ -28,7 +35,7 @@ left_out() {
 }
 
 run_one() {
-	local name=$1
+	local name=$1 t0=$SECONDS
 	shift
 	echo "# $name"
 	# No test reads a terminal; /dev/null also gives a test fd 0 when
@@ -36,6 +43,7 @@ run_one() {
 	"$@" </dev/null >"$log" 2>&1
 	local rc=$? nf
 	cat "$log"
+	echo "# $name: $((SECONDS - t0)) s"
 	local p f s
 	p=$(grep -c '^ok ' "$log")
 	s=$(grep -c '^ok .*# SKIP' "$log")
@@ -56,6 +64,24 @@ run_one() {
 # before the first test: no test depends on another having built it.  Its
 # output is shown as it comes (a cold kernel build takes half an hour and
 # says how far it is), then counted like a test's.
+tier=${SLICEBENCH_TIER:-check}
+case "$tier" in quick | check | all | san) ;; *)
+	echo "not ok tests/run.sh: SLICEBENCH_TIER '$tier' is not one of quick, check, all, san"
+	echo "0 passed (0 in the guest), 1 failed, 0 skipped"
+	exit 1 ;;
+esac
+# Every script declares a tier; the others' names are said once.
+others="" untiered=""
+for t in tests/t-*.sh; do
+	[ -n "$(test_tier "$t")" ] || untiered+=" ${t##*/}"
+	w=$(tier_out_why "$t")
+	[ -z "$w" ] || others+=" ${t##*/}(${w#tier })"
+done
+echo "# tier $tier; not in it:${others:- none}"
+if [ -n "$untiered" ]; then
+	echo "not ok tests/run.sh: no '# tier:' line in:$untiered" | tee -a "$failed"
+	fail=$((fail + 1))
+fi
 echo "# prepare"
 tests/prepare.sh </dev/null 2>&1 | tee "$log"
 prc=${PIPESTATUS[0]}
@@ -73,11 +99,12 @@ for t in "$BUILD"/tests/*; do
 	if [ ! -x "$t" ] || [ ! -f "$t" ]; then continue; fi
 	left_out "${t##*/}" || run_one "${t##*/}" "$t"
 done
-if [ -x build/san-thread/tests/torture ] && ! left_out tsan-torture; then
+if [ "$tier" = san ] && ! left_out tsan-torture; then
 	run_one "torture (ThreadSanitizer)" build/san-thread/tests/torture 2000 --no-control
 fi
 for t in tests/t-*.sh; do
 	[ -f "$t" ] || continue
+	[ -z "$(tier_out_why "$t")" ] || continue
 	left_out "${t##*/}" || run_one "${t##*/}" bash "$t"
 done
 # What failed, again, just above the count: a log cut to its tail (a CI

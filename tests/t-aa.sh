@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick san
 # t-aa.sh - compare's A/A checks of the dry controls, on constructed
 # results: a control that matches its real workload at one thread per PU
 # is valid, one 3x off is invalid (warned, and marked on every verdict that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-answer.sh - a study's question (configs/questions/NAME.json) on a
 # constructed result: the answer figure holds one row per declared pair
 # and nothing else, a ratio beyond the axis is clipped and annotated, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-autorep.sh - ci_target_pct repeats a run until the ops/s interval is
 # narrow enough or repetitions_max is reached, and says which stopped it.
 # A wide target stops before the maximum, an unreachable one at it;

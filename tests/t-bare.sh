@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-bare.sh - what a bare-metal run lacks: `info`'s list (the extension,
 # RSEQ stats, tracefs, PMU, root) with a fix for each, the reasons a user
 # who is not root gets, and ./run.sh's two ways forward after a run whose

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: all
 # t-baremetal.sh - the installable kernel for a real machine: build it as a
 # user would (kernel/build.sh --bare-metal: Debian's source and our patches,
 # Debian's own 7.3 cloud-amd64 configuration, configs/bare-metal.config on

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-build.sh - the Makefile keeps its own flags whatever the user passes,
 # and compiling never installs a package.
 # shellcheck source=tests/lib.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-cache.sh - the kernel scripts on a cache a new machine has: empty, and
 # left half-written by a run that was killed.  Each case once failed
 # silently under `set -e -o pipefail` on a machine that never had the

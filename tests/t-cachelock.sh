@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-cachelock.sh - several users of one empty kernel cache at once, as
 # make check, ./run.sh --vm in another terminal and the tasks of a Slurm
 # array on a fresh node are.  Before the cache had locks, two

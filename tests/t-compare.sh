@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick san
 # t-compare.sh - `compare` on synthetic results with a known difference
 # (tests/fixtures/base.json: two spin-tas points, 5 repetitions, ~0.5%
 # noise), on identical files, and on each kind of bad input.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick san
 # t-config.sh - the config loader on good input and on each kind of bad
 # input: exit status 2, a message naming file:line:column or the key path,
 # and no results file left behind.

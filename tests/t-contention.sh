@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-contention.sh - the contention sweep: configs/contention.json validates
 # and expands to exactly the points the study needs; the crossover figure
 # marks where a constructed ratio crosses 1 significantly (up), lists a

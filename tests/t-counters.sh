@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-counters.sh - counters on this machine: software events and tracepoint
 # counts are > 0 and agree with getrusage and with an independent
 # `perf stat`; hardware events without a PMU are "unsupported" with a

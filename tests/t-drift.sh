@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-drift.sh - each repetition checks its busy-loop calibration on a real
 # run: three CPU hogs on the lock thread's PU stretch most 3 ms sections in
 # wall time, which must be flagged with its ratio and, the loop itself

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-faults.sh - critical sections that page-fault, counted, not assumed:
 # fault_pages N makes each section write N pages its last refresh took
 # away, so the window's minor faults per op (getrusage, per lock thread)

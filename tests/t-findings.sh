@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-findings.sh - the committed reference results validate against the
 # result schema, and every number FINDINGS.md quotes from them is what the
 # JSON says (scripts/findings-check.sh); a tampered copy and a broken

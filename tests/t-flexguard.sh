@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-flexguard.sh - the flexguard lock where BPF loads and where it does
 # not: as root the run is "ok" with exact counts (tests/unit/fgdetect.c
 # watches the program itself count a switched-out thread); unprivileged (as

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-glib.sh - a real multithreaded program's own test suite under the
 # preload library: GLib's installed tests (Debian's libglib2.0-tests) whose
 # threads take pthread mutexes - GRecMutex is a recursive pthread mutex,

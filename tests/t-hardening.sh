@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-hardening.sh - run isolation (a crash or a hang fails that run only),
 # signals (results so far kept, settings restored, 130/143, no temp file),
 # and output faults (never a partial file).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-interference.sh - the victim probe's result shape, the abusers stay
 # bounded, and slice_ext_nsec is restored after a
 # run, also after a failed one.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-interleave.sh - "interleave": true runs a point's arms round-robin, one
 # repetition each per round, in an order shuffled from "seed": the recorded
 # rounds are permutations of the arms still running, the windows really ran

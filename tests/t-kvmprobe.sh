@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-kvmprobe.sh - scripts/vm.sh's KVM probe against a QEMU that fails the
 # ways a host's KVM fails: an internal error that pauses the guest (a host
 # offering PVM-only KVM), a refusal at start, a guest that never prints.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-layers.sh - the source folders are layers: a file includes ("...")
 # only files of its own folder or of a lower layer.  The control first: a
 # copy of the tree with one include pointing up must be caught, by file,

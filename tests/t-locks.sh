@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-locks.sh - locks and waiting policies as two axes: the triple each run
 # records, the names it gets, the pairs refused at config time, and old
 # results pairing with their new equivalents.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-loop.sh - the measured loop is one inline function, not a macro: its
 # instructions carry loop.h's own line numbers (so perf annotate can say
 # which statement is hot), and no loop makes an indirect call.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-loopsame.sh - the bench's harness and bare arms run the same hot loop:
 # for each workload of its harness-vs-bare section, the two programs' loop
 # functions disassemble to the same instructions at the same offsets, start

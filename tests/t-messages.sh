@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-messages.sh - messages show the value as given; an output that cannot
 # be written is an error; one spelling per threads value.
 # shellcheck source=tests/lib.sh

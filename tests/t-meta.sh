@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick san
 # t-meta.sh - --meta KEY=VALUE: one UTF-8 and value check; every refusal is
 # exit 2 before any run, no result file, and a message that shows the value.
 # shellcheck source=tests/lib.sh

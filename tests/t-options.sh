@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-options.sh - the drivers' options with bad values.
 # scripts/vm.sh: each is refused
 # with exit 2, the option and the value named, before any kernel is built

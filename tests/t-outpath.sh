@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-outpath.sh - one output-path policy for every writer (run --out,
 # compare --out): only a new path or a regular file, refused before any run;
 # create-or-fail without --force; unique default names; stale temp files.

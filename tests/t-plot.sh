@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-plot.sh - `plot` on a real ci.json run: every plot with data renders
 # (gnuplot exit 0, non-empty PNG and SVG), the plots without data are
 # listed as skipped with a note, and index.html references every file.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick san
 # t-power.sh - what compare says a row could have seen, on constructed
 # results: the MDE column and JSON field, equivalence and underpowered
 # readings, a collapse (0-op windows) as its own verdict, a config that

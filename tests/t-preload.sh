@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-preload.sh - the preload library under a program linked normally:
 # mutual exclusion through the interposed calls (exact counts, and a
 # control without the lock that shows the count can fail), nesting and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-program.sh - the program workloads: a real command's own report as the
 # metric (regex and JSON path), {threads} and the pin set reaching the
 # program, every arm with and without the preload library and its counts,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-progress.sh - long work says where it is, and its ETA is honest: a short
 # suite's "[i/N] ... (ETA s)" lines, timed as they arrive, against the time
 # the suite really took from each line to its end.

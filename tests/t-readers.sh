@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick san
 # t-readers.sh - validate, compare and plot read only regular files (a FIFO
 # named *.json never hangs them), and validate checks every invariant a
 # reader relies on, naming the file the bad result came from.

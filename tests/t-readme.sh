@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-readme.sh - the README's key table and its lock, policy and workload
 # tables are the ones the code validates and runs.
 # shellcheck source=tests/lib.sh

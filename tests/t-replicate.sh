@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-replicate.sh - the replication report's verdicts on synthetic results
 # (the guest's contention and rostedt-2023 results with their repetitions
 # rewritten to known ratios, against the shipped targets file), its bad

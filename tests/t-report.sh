@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-report.sh - the report as a reader gets it: plot the committed reference
 # results of one study with its question, open index.html in Debian's
 # headless chromium at a laptop's window size, and check from inside the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-run.sh - a full `run` of configs/ci.json: the result has the schema's
 # keys, every lock workload ran with exact mutual exclusion, and the slice
 # workloads say why they cannot run where the kernel lacks the feature.

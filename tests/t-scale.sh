@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-scale.sh - input sizes a user can reach: a large sweep expands in
 # linear time or is refused with a stated cap; compare of 3000 vs 3000
 # results is linear (it took about 100 s when it was quadratic).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-signals.sh - signals armed from the start, SIGPIPE and SIGHUP handled
 # deliberately, the run child dies with its parent, and the watchdog does
 # not count time the parent was stopped.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-slurm.sh - plans on a real Slurm: plan validation, then a one-node
 # slurm-wlm + munge started in a temp directory runs configs/plans/ci.json
 # (3 array tasks of configs/ci.json, exclusive) with task 1 failing on

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-studies.sh - the studies as data: every study of FINDINGS.md has a file
 # in configs/studies/; `slicebench study` refuses bad ones with exit 2, the
 # file and the key named and nothing printed; scripts/studies.sh --plan

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: host
 # t-timerboot.sh - scripts/vm.sh boots again when the guest's local APIC
 # timer fails the kernel's boot check ("APIC timer disabled due to
 # verification failure": no one-shot clock event, so no high-resolution

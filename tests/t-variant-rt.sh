@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: all
 # needs: initramfs kernel-rt
 # t-variant-rt.sh - the `rt` kernel variant (kernel/build.sh --variant rt:
 # the guest kernel with CONFIG_PREEMPT_RT) boots under preempt=lazy with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: all
 # needs: initramfs kernel-none
 # t-variant.sh - the `none` kernel variant (kernel/build.sh --variant none:
 # the guest kernel with preempt=none and voluntary offered again) boots

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tier: quick
 # t-vmmeta.sh - the host's half of a guest run, without a guest: the
 # result channel's decoder (scripts/vmchan.sh) on channels with good,
 # corrupt, unnamed and cut frames, and `slicebench vmmeta` merging the
