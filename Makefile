@@ -136,7 +136,7 @@ check:
 check-quick:
 	@scripts/install-deps.sh quick
 	@$(MAKE) --no-print-directory test-build
-	@BUILD=$(BUILD) SLICEBENCH_TIER=quick tests/run.sh
+	@BUILD=$(BUILD) SLICEBENCH_TIER=quick SLICEBENCH_TEST_JOBS=$${SLICEBENCH_TEST_JOBS:-2} tests/run.sh
 
 check-all:
 	@scripts/install-deps.sh all

@@ -34,16 +34,24 @@ left_out() {
 	skip=$((skip + 1))
 }
 
+# run_one NAME COMMAND...: runs a test now and counts it
 run_one() {
-	local name=$1 t0=$SECONDS
+	local name=$1 t0=$SECONDS rc
 	shift
-	echo "# $name"
 	# No test reads a terminal; /dev/null also gives a test fd 0 when
 	# the caller has none (a CI job without standard input).
 	"$@" </dev/null >"$log" 2>&1
-	local rc=$? nf
+	rc=$?
+	count "$name" "$log" "$rc" $((SECONDS - t0))
+}
+
+# count NAME LOG RC SECONDS: prints a finished test's log and time, and
+# adds its lines to the counts
+count() {
+	local name=$1 log=$2 rc=$3 nf
+	echo "# $name"
 	cat "$log"
-	echo "# $name: $((SECONDS - t0)) s"
+	echo "# $name: $4 s"
 	local p f s
 	p=$(grep -c '^ok ' "$log")
 	s=$(grep -c '^ok .*# SKIP' "$log")
@@ -102,11 +110,80 @@ done
 if [ "$tier" = san ] && ! left_out tsan-torture; then
 	run_one "torture (ThreadSanitizer)" build/san-thread/tests/torture 2000 --no-control
 fi
-for t in tests/t-*.sh; do
-	[ -f "$t" ] || continue
+# The scripts, SLICEBENCH_TEST_JOBS at a time (make check-quick: 2; else
+# 1), the longest first by their last times here ($BUILD/test-times).  A
+# script whose verdict rests on time (an ETA, a CPU hog, a count of
+# context switches) says "# alone: WHY" and runs after the others with
+# nothing beside it, as do the guest's.  Each one's log is printed whole
+# when it ends.
+JOBS=${SLICEBENCH_TEST_JOBS:-1}
+times=$BUILD/test-times
+jobdir=$(mktemp -d)
+trap 'rm -rf "$log" "$failed" "$SLICEBENCH_GUEST_DIR" "$jobdir"' EXIT
+running=()
+# reap: counts every script that has ended
+reap() {
+	local keep=() n
+	for n in "${running[@]}"; do
+		if [ -f "$jobdir/$n.rc" ]; then
+			count "$n" "$jobdir/$n.log" "$(cat "$jobdir/$n.rc")" "$(cat "$jobdir/$n.s")"
+			echo "$n $(cat "$jobdir/$n.s")" >>"$jobdir/times"
+		else
+			keep+=("$n")
+		fi
+	done
+	running=("${keep[@]}")
+}
+# below N: waits until fewer than N scripts run
+below() {
+	while [ "${#running[@]}" -ge "$1" ]; do
+		wait -n 2>/dev/null
+		reap
+	done
+}
+# start SCRIPT: runs it in the background into $jobdir
+start() {
+	local n=${1##*/}
+	(
+		t0=$SECONDS
+		bash "$1" </dev/null >"$jobdir/$n.log" 2>&1
+		rc=$?
+		echo $((SECONDS - t0)) >"$jobdir/$n.s"
+		echo "$rc" >"$jobdir/$n.rc.tmp" && mv "$jobdir/$n.rc.tmp" "$jobdir/$n.rc"
+	) &
+	running+=("$n")
+}
+shared=() alone=()
+while read -r _ t; do
 	[ -z "$(tier_out_why "$t")" ] || continue
-	left_out "${t##*/}" || run_one "${t##*/}" bash "$t"
+	left_out "${t##*/}" && continue
+	case "$(test_tier "$t")" in
+	guest* | all*) alone+=("$t") ;;
+	*) if grep -q '^# alone:' "$t"; then alone+=("$t"); else shared+=("$t"); fi ;;
+	esac
+done < <(for t in tests/t-*.sh; do
+	[ -f "$t" ] || continue
+	if [ -f "$times" ]; then
+		echo "$(awk -v n="${t##*/}" '$1 == n { s = $2 } END { print s + 0 }' "$times") $t"
+	else
+		echo "0 $t"
+	fi
+done | sort -k1,1nr -k2,2 -s)
+for t in "${shared[@]}"; do
+	below "$JOBS"
+	start "$t"
 done
+below 1
+for t in "${alone[@]}"; do
+	start "$t"
+	below 1
+done
+# this run's times, and the last ones of the scripts it did not run
+if [ -s "$jobdir/times" ]; then
+	{ cat "$jobdir/times"; [ ! -f "$times" ] || awk 'NR == FNR { seen[$1] = 1; next } !seen[$1]' "$jobdir/times" "$times"; } \
+		>"$jobdir/times.all" && cp "$jobdir/times.all" "$times" 2>/dev/null || true
+fi
+
 # What failed, again, just above the count: a log cut to its tail (a CI
 # page) still says which checks failed and why.
 if [ -s "$failed" ]; then

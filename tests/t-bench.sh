@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: host
+# alone: it measures the harness
 # t-bench.sh - `make bench` in its smoke mode, so the bench cannot rot: the
 # result has the bench envelope and every section, and the numbers are
 # positive.  Targets are not checked: they belong to `make bench` on a quiet

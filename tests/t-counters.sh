@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: host
+# alone: counts of context switches checked against perf stat
 # t-counters.sh - counters on this machine: software events and tracepoint
 # counts are > 0 and agree with getrusage and with an independent
 # `perf stat`; hardware events without a PMU are "unsupported" with a

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: quick
+# alone: it loads the lock thread's PU with CPU hogs and reads the stretch
 # t-drift.sh - each repetition checks its busy-loop calibration on a real
 # run: three CPU hogs on the lock thread's PU stretch most 3 ms sections in
 # wall time, which must be flagged with its ratio and, the loop itself

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: quick
+# alone: its BPF detector counts the context switches of the lock's threads
 # t-flexguard.sh - the flexguard lock where BPF loads and where it does
 # not: as root the run is "ok" with exact counts (tests/unit/fgdetect.c
 # watches the program itself count a switched-out thread); unprivileged (as

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: host
+# alone: GLib's tests carry their own timeouts
 # t-glib.sh - a real multithreaded program's own test suite under the
 # preload library: GLib's installed tests (Debian's libglib2.0-tests) whose
 # threads take pthread mutexes - GRecMutex is a recursive pthread mutex,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: quick
+# alone: a victim probe's latency and wall-clock bounds
 # t-interference.sh - the victim probe's result shape, the abusers stay
 # bounded, and slice_ext_nsec is restored after a
 # run, also after a failed one.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: quick
+# alone: its lock-less control must lose counts, which takes the PUs to itself
 # t-preload.sh - the preload library under a program linked normally:
 # mutual exclusion through the interposed calls (exact counts, and a
 # control without the lock that shows the count can fail), nesting and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # tier: quick
+# alone: its ETA is checked against the time the suite really took
 # t-progress.sh - long work says where it is, and its ETA is honest: a short
 # suite's "[i/N] ... (ETA s)" lines, timed as they arrive, against the time
 # the suite really took from each line to its end.
