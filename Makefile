@@ -26,15 +26,17 @@ else
 BUILD    := build
 endif
 # The folders are layers, lowest first (tests/t-layers.sh keeps each to
-# including its own and lower ones): lib/ helpers of both sides; os/ the
-# kernel and the machine (rseq, counters, tracing, topology, clocks);
-# core/ the workload contract and the thread loop; locks/ the lock
-# algorithms; workloads/ the registry and the program workloads; engine/
-# a run; report/ the report verbs (compare, plot, validate); cli/ the
-# command line and the verbs that are not the run.
-HARNESS_SRC := $(filter-out cli/main.c,$(wildcard lib/*.c os/*.c core/*.c engine/*.c cli/*.c))
-REPORT_SRC  := $(wildcard report/*.c)
-WL_SRC      := $(wildcard locks/*.c) $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
+# including its own and lower ones): harness/lib/ helpers of both sides;
+# harness/os/ the kernel and the machine (rseq, counters, tracing,
+# topology, clocks); harness/core/ the workload contract and the thread
+# loop; workloads/locks/ the lock algorithms; workloads/ the registry and
+# the program workloads; harness/engine/ a run; harness/report/ the report
+# verbs (compare, plot, validate); harness/cli/ the command line and the
+# verbs that are not the run.
+H := harness
+HARNESS_SRC := $(filter-out $(H)/cli/main.c,$(wildcard $(H)/lib/*.c $(H)/os/*.c $(H)/core/*.c $(H)/engine/*.c $(H)/cli/*.c))
+REPORT_SRC  := $(wildcard $(H)/report/*.c)
+WL_SRC      := $(wildcard workloads/locks/*.c) $(filter-out workloads/fault.c,$(wildcard workloads/*.c))
 LIB_OBJ     := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REPORT_SRC) $(WL_SRC))
 TEST_SRC    := $(wildcard tests/unit/*.c)
 TEST_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -62,25 +64,25 @@ $(BUILD)/%.o: %.c | $(BUILD)/.deps-ok
 # revision older than the code that produced them.
 REV_STAMP := $(shell mkdir -p $(BUILD) && (echo '$(GIT_REV)' | cmp -s - $(BUILD)/.rev || \
 	echo '$(GIT_REV)' >$(BUILD)/.rev) && echo $(BUILD)/.rev)
-$(BUILD)/cli/main.o $(BUILD)/os/sysinfo.o: $(REV_STAMP)
+$(BUILD)/$(H)/cli/main.o $(BUILD)/$(H)/os/sysinfo.o: $(REV_STAMP)
 
-# The flexguard lock's sched_switch program (locks/bpf/), built for the BPF
+# The flexguard lock's sched_switch program (workloads/locks/bpf/), built for the BPF
 # target and embedded into fgload.o with .incbin; the asm/ headers of the
 # host's multiarch directory serve the BPF target too.
 BPF_OBJ := $(BUILD)/bpf/fgswitch.bpf.o
-$(BPF_OBJ): locks/bpf/fgswitch.bpf.c locks/bpf/fgshared.h | $(BUILD)/.deps-ok
+$(BPF_OBJ): workloads/locks/bpf/fgswitch.bpf.c workloads/locks/bpf/fgshared.h | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	clang -O2 -g -target bpf -Wall -Werror -I/usr/include/$(shell $(CC) -print-multiarch) \
 	  -c -o $@ $<
-$(BUILD)/locks/fgload.o: $(BPF_OBJ)
-$(BUILD)/locks/fgload.o: CPPFLAGS += -DFG_BPF_OBJ='"$(BPF_OBJ)"'
+$(BUILD)/workloads/locks/fgload.o: $(BPF_OBJ)
+$(BUILD)/workloads/locks/fgload.o: CPPFLAGS += -DFG_BPF_OBJ='"$(BPF_OBJ)"'
 
-$(BUILD)/slicebench: $(BUILD)/cli/main.o $(LIB_OBJ)
+$(BUILD)/slicebench: $(BUILD)/$(H)/cli/main.o $(LIB_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The preload library (preload/): position-independent copies of the rseq
+# The preload library (harness/preload/): position-independent copies of the rseq
 # registration and the reasons, loaded into programs the suite never built.
-PRELOAD_SRC := $(wildcard preload/*.c) os/slice.c os/slicewhy.c
+PRELOAD_SRC := $(wildcard $(H)/preload/*.c) $(H)/os/slice.c $(H)/os/slicewhy.c
 $(BUILD)/pic/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(SB_CFLAGS) -fPIC -fvisibility=hidden $(CFLAGS) -c -o $@ $<
@@ -103,7 +105,7 @@ $(BUILD)/faults/%.o: workloads/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DSB_FAULTS $(SB_CFLAGS) $(CFLAGS) $(SAN_CFLAGS) -c -o $@ $<
 
-$(BUILD)/slicebench-faults: $(BUILD)/cli/main.o $(FAULT_OBJ)
+$(BUILD)/slicebench-faults: $(BUILD)/$(H)/cli/main.o $(FAULT_OBJ)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB_OBJ)
@@ -185,7 +187,7 @@ kernel:
 clean:
 	rm -rf build
 
-# make bench: selfbench/bench.mk owns the targets that measure the harness.
--include selfbench/bench.mk
+# make bench: harness/selfbench/bench.mk owns the targets that measure the harness.
+-include $(H)/selfbench/bench.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -7,7 +7,7 @@
 #   ./run.sh --local PLAN.json [--resume] | --status PLAN.json
 # Installs missing Debian packages when root, builds if needed, runs the
 # suite (configs/quick.json by default), writes results/<utc>-<host>-<kernel>.json,
-# prints the table and renders results/plots/<run>/.
+# prints the table and renders plots/<run>/.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -110,6 +110,6 @@ esac
 
 if [ "$plot" = 1 ] && build/slicebench plot --help >/dev/null 2>&1; then
 	name=$(basename "$out" .json)
-	build/slicebench plot "$out" --baseline spin-tas --out "results/plots/$name/" &&
-		echo "plots: results/plots/$name/index.html" >&2
+	build/slicebench plot "$out" --baseline spin-tas --out "plots/$name/" &&
+		echo "plots: plots/$name/index.html" >&2
 fi

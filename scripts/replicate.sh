@@ -127,7 +127,7 @@ jq -r '
     (.differs[] | "  differs    \(.)"))' "$tmp/replicate.json" >"$tmp/replicate.txt"
 
 # One figure per target: the published value beside ours with its
-# interval, on a log axis around 1 for ratios (report/gnuplot.c's terminals).
+# interval, on a log axis around 1 for ratios (harness/report/gnuplot.c's terminals).
 mkdir -p "$tmp/fig"
 while IFS=$'\t' read -r id kind pub val lo hi; do
 	if [ -z "$pub$val" ]; then

@@ -98,7 +98,7 @@ check "answer: the table's MDE and reps for x1.23 are compare's (x$mde, $need re
 	awk -v g="$got" -v m="$mde" -v n="$need" 'BEGIN {split(g, f, " ");
 		exit !(n > 5 && f[2] == n && f[1] / m > 0.995 && f[1] / m < 1.005)}'
 
-# A contrast against a published number ("reference", report/qref.h):
+# A contrast against a published number ("reference", harness/report/qref.h):
 # gettid/xadd at three thread counts against 7.8: twice it, tight (above);
 # around it, +-30% (inconclusive, its interval holding 1); 1/200 of it
 # (below, beyond the widest axis: drawn at its edge with its value).

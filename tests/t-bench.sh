@@ -16,7 +16,7 @@ if ! make -s bench-bin BUILD="$BUILD" >"$TMP/build.log" 2>&1; then
 fi
 ok "bench: programs build"
 t0=$(date +%s)
-if BUILD=$BUILD selfbench/bench.sh --mode smoke --out "$TMP/bench.json" >"$TMP/table.md" 2>"$TMP/err.log"; then
+if BUILD=$BUILD harness/selfbench/bench.sh --mode smoke --out "$TMP/bench.json" >"$TMP/table.md" 2>"$TMP/err.log"; then
 	ok "bench: smoke run finished in $(($(date +%s) - t0)) s"
 else
 	notok "bench: smoke run failed: $(tail -n 2 "$TMP/err.log" | tr '\n' ' ')"
@@ -42,7 +42,7 @@ check "bench: meta names the CPU, its microcode or why not, the compiler and the
 # The spread of two runs that are one and the same document: zero.  A cell
 # is the ratio [95% CI], then the rounds dropped if any.
 cell='[0-9.]+ \[[0-9., ]+\](, [0-9]+ dropped, [0-9]+ of [0-9]+ kept)?'
-if selfbench/bench.sh --spread "$f" "$f" >"$TMP/spread.md" 2>"$TMP/spread.err"; then
+if harness/selfbench/bench.sh --spread "$f" "$f" >"$TMP/spread.md" 2>"$TMP/spread.err"; then
 	check "bench: --spread of one run twice shows both runs and a zero spread" \
 		grep -Eq "^\\| spin-tas \\| $cell \\| $cell \\| 0 \\|" "$TMP/spread.md"
 	model=$(jq -r .meta.bench.machine.cpu_model "$f")
@@ -53,7 +53,7 @@ else
 fi
 runs_refused() {
 	local out rc=0
-	out=$(selfbench/bench.sh --runs 0 2>&1) || rc=$?
+	out=$(harness/selfbench/bench.sh --runs 0 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -q "positive integer, not '0'" <<<"$out"
 }
 check "bench: --runs 0 refused with exit 2 and the value named" runs_refused
@@ -77,7 +77,7 @@ check "bench: harness vs bare has per-CPU-second windows, paired, for both arms"
 	       (.ops_per_cpu_s.harness | length) == (.ops_per_cpu_s.bare | length) and
 	       (.ops_per_cpu_s.harness | length) == .harness_vs_bare.n and
 	       (.ops_per_cpu_s | [.harness, .bare] | flatten | all(. > 0)))' "$f"
-# The dropped-round rule (selfbench/bench/rounds.sh), as the run applied it:
+# The dropped-round rule (harness/selfbench/bench/rounds.sh), as the run applied it:
 # every kept window has operations and its share of CPU, every dropped try
 # names an arm without them, and the counts agree with the windows.
 check "bench: harness vs bare keeps only windows that ran, and counts the dropped rounds" \
@@ -89,7 +89,7 @@ check "bench: harness vs bare keeps only windows that ran, and counts the droppe
 	       and all(.dropped.windows[].empty[]; .ops <= 0 or .cpu_s < $m * $d))' "$f"
 # Real starvation cannot be ordered up: a share no window reaches (2, twice
 # the window) drops every try of every round, so the bounds show exactly.
-if selfbench/bench.sh --mode smoke --only hvb --min-share 2 --out "$TMP/drop.json" >"$TMP/drop.md" 2>"$TMP/drop.err"; then
+if harness/selfbench/bench.sh --mode smoke --only hvb --min-share 2 --out "$TMP/drop.json" >"$TMP/drop.md" 2>"$TMP/drop.err"; then
 	check "bench: an arm under the share drops its round, redone 3 times then left out, no ratio" \
 		jq -e '[.results[].section] == ["harness_vs_bare", "machine_load"] and
 		       ([.results[] | select(.section == "harness_vs_bare")] | all(.[];
@@ -106,7 +106,7 @@ else
 fi
 bad_opt() { # bad_opt OPTION VALUE MESSAGE: refused with exit 2, the value named
 	local out rc=0
-	out=$(selfbench/bench.sh --mode smoke "$1" "$2" 2>&1) || rc=$?
+	out=$(harness/selfbench/bench.sh --mode smoke "$1" "$2" 2>&1) || rc=$?
 	[ "$rc" = 2 ] && grep -qF "$3" <<<"$out"
 }
 check "bench: --only with an unknown section refused with exit 2, the name given" \

@@ -8,7 +8,7 @@ set -u
 
 # `make -n` prints every compile line without running it: with the user's
 # CFLAGS each line must still carry the suite's own flags, and the user's.
-make -n -B CFLAGS=-O3 BUILD="$TMP/b" "$TMP/b/lib/stats.o" >"$TMP/n.txt" 2>&1
+make -n -B CFLAGS=-O3 BUILD="$TMP/b" "$TMP/b/harness/lib/stats.o" >"$TMP/n.txt" 2>&1
 cc_line=$(grep -m1 ' -c -o .*stats\.o' "$TMP/n.txt" || true)
 for f in -std=gnu11 -Wall -Wextra -Werror -pthread -MMD -O3; do
 	case " $cc_line " in
@@ -22,8 +22,8 @@ case " $cc_line " in
 esac
 
 # A really built object with the user's flags, -Werror included.
-if make -s CFLAGS=-O3 BUILD="$TMP/o3" "$TMP/o3/lib/stats.o" >"$TMP/o3.log" 2>&1 &&
-	[ -s "$TMP/o3/lib/stats.o" ]; then
+if make -s CFLAGS=-O3 BUILD="$TMP/o3" "$TMP/o3/harness/lib/stats.o" >"$TMP/o3.log" 2>&1 &&
+	[ -s "$TMP/o3/harness/lib/stats.o" ]; then
 	ok "build: make CFLAGS=-O3 compiles"
 else
 	notok "build: make CFLAGS=-O3 compiles"

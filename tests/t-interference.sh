@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # The probe against rt-tests' cyclictest under the same load is a
-# benchmark (`make bench`, selfbench/bench/probe.sh): the two run one after
+# benchmark (`make bench`, harness/selfbench/bench/probe.sh): the two run one after
 # the other and foreign load can hit one and not the other.
 
 # --- the probe's result shape, from ci.json's victim run

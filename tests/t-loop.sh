@@ -22,7 +22,7 @@ lines_of() { # lines_of OBJECT FUNCTION
 
 obj="$BUILD/locks/tas.o"
 # The instantiating line: the WL_DEFINE_LOOPS line of tas.c.
-define_line=$(grep -n '^WL_DEFINE_LOOPS(tas)' locks/tas.c | cut -d: -f1)
+define_line=$(grep -n '^WL_DEFINE_LOOPS(tas)' workloads/locks/tas.c | cut -d: -f1)
 # Each shape of the loop is a function of its own (loop.h, wl_shape).
 for fn in tas_POL_CS_LOOP_SAMPLED_WL_GENERAL tas_POL_CS_LOOP_SAMPLED_WL_SIMPLE; do
 	lines_of "$obj" "$fn" >"$TMP/lines"

@@ -20,7 +20,7 @@ if ! command -v valgrind >/dev/null; then
 	exit 0
 fi
 wls=(spin-tas futex adaptive)
-if ! BUILD=$BUILD selfbench/loopsame.sh --callgrind "${wls[@]}" >"$TMP/same.jsonl" 2>"$TMP/err.log"; then
+if ! BUILD=$BUILD harness/selfbench/loopsame.sh --callgrind "${wls[@]}" >"$TMP/same.jsonl" 2>"$TMP/err.log"; then
 	notok "loopsame: ran ($(tail -n 2 "$TMP/err.log" | tr '\n' ' '))"
 	exit 0
 fi
@@ -54,8 +54,8 @@ for wl in "${wls[@]}"; do
 done
 # The control: two loops that differ by two instructions per operation
 # (the countdown of the sampled kind) must not compare as the same.
-selfbench/loopsame.sh --dis "$BUILD/slicebench" tas_POL_NONE_LOOP_SAMPLED_WL_SIMPLE >"$TMP/s.dis"
-selfbench/loopsame.sh --dis "$BUILD/slicebench" tas_POL_NONE_LOOP_BARE_WL_SIMPLE >"$TMP/b.dis"
+harness/selfbench/loopsame.sh --dis "$BUILD/slicebench" tas_POL_NONE_LOOP_SAMPLED_WL_SIMPLE >"$TMP/s.dis"
+harness/selfbench/loopsame.sh --dis "$BUILD/slicebench" tas_POL_NONE_LOOP_BARE_WL_SIMPLE >"$TMP/b.dis"
 differ() { [ -s "$1" ] && [ -s "$2" ] && ! cmp -s "$1" "$2"; }
 check "loopsame: control: the sampled and bare loop kinds disassemble differently" \
 	differ "$TMP/s.dis" "$TMP/b.dis"

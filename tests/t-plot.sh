@@ -132,8 +132,10 @@ check "plot: a result without data exits 0, every plot skipped (rc=$rc)" \
 	test "$rc" -eq 0 -a "$(grep -c 'class="skipped">skipped' "$TMP/report4/index.html")" -ge 8
 "$SB" plot "$TMP/missing.json" --out "$TMP/report5" 2>"$TMP/err"
 check "plot: a missing input exits 2 naming it" test $? -eq 2 -a -n "$(grep missing.json "$TMP/err")"
-"$SB" plot "$res" 2>/dev/null
-check "plot: no --out exits 2" test $? -eq 2
+# no --out: plots/RUN/ under the working directory, RUN the result's name
+mkdir -p "$TMP/cwd"
+(cd "$TMP/cwd" && "$(realpath "$OLDPWD/$SB" 2>/dev/null || realpath "$SB")" plot "$(realpath "$OLDPWD/$res" 2>/dev/null || realpath "$res")" >/dev/null 2>&1)
+check "plot: no --out renders into plots/$(basename "$res" .json)/" test -s "$TMP/cwd/plots/$(basename "$res" .json)/index.html"
 : >"$TMP/afile"
 "$SB" plot "$res" --out "$TMP/afile" 2>"$TMP/err"
 rc=$?
@@ -146,7 +148,7 @@ rc=$?
 check "plot: --out under a file exits 2 with one line (rc=$rc)" \
 	test "$rc" -eq 2 -a "$(wc -l <"$TMP/err")" -eq 1 -a -n "$(grep 'afile/sub: .*Not a directory' "$TMP/err")"
 mkdir -p "$TMP/tmpl"
-cp report/templates/*.gp "$TMP/tmpl/"
+cp plots/templates/*.gp "$TMP/tmpl/"
 echo 'plot no_such_function(x)' >"$TMP/tmpl/counters.gp"
 "$SB" plot "$res" --out "$TMP/report6" --templates "$TMP/tmpl" 2>"$TMP/err"
 rc=$?

@@ -6,7 +6,7 @@
 # page that the first figure is the answer and rendered, that every image
 # loaded and nothing is wider than the page; the same for the report of
 # every reference study that has a question; a screenshot must come out.
-# Every report stays within its size budget (report/plothtml.h).
+# Every report stays within its size budget (harness/report/plothtml.h).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -132,11 +132,11 @@ check "report: the screenshot is a PNG" \
 	test "$(head -c 8 "$TMP/shot.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n'
 if [ -n "${REPORT_SHOT:-}" ]; then cp "$TMP/shot.png" "$REPORT_SHOT"; fi
 
-# The size budget, PLOT_INDEX_BUDGET in report/plothtml.h: this report and
+# The size budget, PLOT_INDEX_BUDGET in harness/report/plothtml.h: this report and
 # every committed one.
-budget=$(sed -n 's/^#define PLOT_INDEX_BUDGET (\([0-9]*\) \* 1024)$/\1/p' report/plothtml.h)
+budget=$(sed -n 's/^#define PLOT_INDEX_BUDGET (\([0-9]*\) \* 1024)$/\1/p' harness/report/plothtml.h)
 if [ -z "$budget" ]; then
-	notok "report: no PLOT_INDEX_BUDGET in report/plothtml.h"
+	notok "report: no PLOT_INDEX_BUDGET in harness/report/plothtml.h"
 else
 	for f in "$out/index.html" "$TMP"/study-*/index.html results/reference/plots/*/index.html; do
 		sz=$(stat -c %s "$f")

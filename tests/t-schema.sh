@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tier: quick
-# t-schema.sh - the result schema (lib/fields.h): docs/result-schema.md
+# t-schema.sh - the result schema (harness/lib/fields.h): docs/result-schema.md
 # is what `slicebench schema` prints; a result the harness writes here
 # carries only fields the table declares, with their types, and every field
 # the table requires; a wrong type or a missing required field is named with

@@ -67,7 +67,7 @@ def near(a, b, what):
     if abs(a - b) > tol:
         bad.append("%s: %d vs %d" % (what, a, b))
     return abs(a - b) <= tol
-# The trace window holds the stats window (engine/runner.c opens the trace
+# The trace window holds the stats window (harness/engine/runner.c opens the trace
 # before the first rseq/stats read and closes it after the second), so the
 # trace may see the grants of the edges: never fewer, and at most 2 per CPU
 # plus 2%.  Under a loaded TCG guest the debugfs read between the two takes

@@ -137,7 +137,7 @@ check "vmmeta: ... says why: $(cat "$TMP/err")" grep -q 'is a directory' "$TMP/e
 check "vmmeta: ... and leaves it alone" test -z "$(ls -A "$TMP/o/dir.json")"
 
 # --- the floor's spread, the cyclictest cross-check, the host's load and
-# the warm-up passes (cli/vmcal.c)
+# the warm-up passes (harness/cli/vmcal.c)
 G=$TMP/g
 mkdir -p "$G"
 echo '{"meta": {"vm": {"warmup": {"requested_s": 6, "passes": 3, "pass_s": "8.5,7.25,7"}}}}' >"$G/result.json"

@@ -5,8 +5,8 @@
 #ifdef SB_FAULTS
 #include <signal.h>
 
-#include "../core/loop.h"
-#include "../locks/tas.h"
+#include "../harness/core/loop.h"
+#include "locks/tas.h"
 
 /* Thread 0 breaks after this many critical sections: after the warm-up
  * has started, so the fault hits a run in full swing. */

@@ -12,9 +12,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../core/loop.h"
-#include "../os/topo.h"
-#include "../locks/futex.h"
+#include "../harness/core/loop.h"
+#include "../harness/os/topo.h"
+#include "locks/futex.h"
 
 struct prim_params {
 	uint64_t iterations;

@@ -28,12 +28,12 @@
 
 #include <stdatomic.h>
 
-#include "../os/counters.h"
-#include "../os/reap.h"
-#include "../lib/stats.h"
-#include "../os/timing.h"
-#include "../os/topo.h"
-#include "../core/workload.h"
+#include "../harness/os/counters.h"
+#include "../harness/os/reap.h"
+#include "../harness/lib/stats.h"
+#include "../harness/os/timing.h"
+#include "../harness/os/topo.h"
+#include "../harness/core/workload.h"
 #include "progmetric.h"
 #include "progspawn.h"
 

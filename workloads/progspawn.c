@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../os/timing.h"
-#include "../os/topo.h"
+#include "../harness/os/timing.h"
+#include "../harness/os/topo.h"
 
 extern char **environ;
 

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "../core/keys.h"
+#include "../harness/core/keys.h"
 
 struct ps_job {
 	const char *placement; /* the library's placement, NULL: without it */

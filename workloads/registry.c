@@ -1,11 +1,11 @@
 /* registry.c - every lock, every policy name and every named workload,
- * once.  Adding a lock: a file in locks/ and a line in vocab.h's SB_LOCKS. */
+ * once.  Adding a lock: a file in workloads/locks/ and a line in vocab.h's SB_LOCKS. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/keys.h"
-#include "../core/policy.h"
+#include "../harness/core/keys.h"
+#include "../harness/core/policy.h"
 
 #define WL_EXTERN(A, n, ...) extern const struct wl_lock wl_lock_##n;
 #define WL_ENTRY(A, n, ...) &wl_lock_##n,

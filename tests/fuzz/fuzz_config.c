@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../engine/config.h"
-#include "../../os/topo.h"
+#include "../../harness/engine/config.h"
+#include "../../harness/os/topo.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../report/resload.h"
+#include "../../harness/report/resload.h"
 
 #define NAME "fuzz.json"
 

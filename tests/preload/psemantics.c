@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../preload/slicepreload.h"
+#include "../../harness/preload/slicepreload.h"
 
 static slicepreload_request_fn *hook;
 static int requesting = 1; /* 0 under the placement that never requests */

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../preload/slicepreload.h"
+#include "../../harness/preload/slicepreload.h"
 
 static slicepreload_request_fn *hook;
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;

@@ -10,7 +10,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "../../engine/aastop.h"
+#include "../../harness/engine/aastop.h"
 #include "tap.h"
 
 static void plan(struct aa_plan *pl, int64_t reps, int64_t max, double margin_pct)

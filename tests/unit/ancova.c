@@ -11,9 +11,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "../../report/aacheck.h"
-#include "../../report/compare.h"
-#include "../../lib/stats.h"
+#include "../../harness/report/aacheck.h"
+#include "../../harness/report/compare.h"
+#include "../../harness/lib/stats.h"
 #include "tap.h"
 
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))

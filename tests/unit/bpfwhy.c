@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../../os/bpfwhy.h"
+#include "../../harness/os/bpfwhy.h"
 #include "tap.h"
 
 /* Root on a 7.3 kernel with tracefs: every test changes some answers. */

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../report/compare.h"
-#include "../../report/resload.h"
-#include "../../lib/stats.h"
+#include "../../harness/report/compare.h"
+#include "../../harness/report/resload.h"
+#include "../../harness/lib/stats.h"
 #include "tap.h"
 
 #define NEAR(x, y, tol) (fabs((x) - (y)) <= (tol))

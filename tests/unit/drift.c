@@ -11,19 +11,19 @@
  * recalibrated ones.  Whether the doubled loop comes out near 2 and is
  * recalibrated needs the PU to keep its speed for a second, which this
  * machine's PUs do not promise (up to 1.7x within minutes, timing.h): that
- * is selfbench/driftcheck.c, in `make bench`. */
+ * is harness/selfbench/driftcheck.c, in `make bench`. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/keys.h"
-#include "../../engine/drift.h"
-#include "../../engine/runner.h"
-#include "../../os/timing.h"
-#include "../../os/topo.h"
-#include "../../core/workload.h"
-#include "../../selfbench/driftscene.h"
+#include "../../harness/core/keys.h"
+#include "../../harness/engine/drift.h"
+#include "../../harness/engine/runner.h"
+#include "../../harness/os/timing.h"
+#include "../../harness/os/topo.h"
+#include "../../harness/core/workload.h"
+#include "../../harness/selfbench/driftscene.h"
 #include "tap.h"
 
 /* One verdict: the rate in use, the probe's, whether a side ran short. */

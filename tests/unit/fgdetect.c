@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../locks/fgload.h"
+#include "../../workloads/locks/fgload.h"
 #include "tap.h"
 
 struct probe {

@@ -6,8 +6,8 @@
 #include <jansson.h>
 
 #include "tap.h"
-#include "../../lib/fields.h"
-#include "../../report/fldcheck.h"
+#include "../../harness/lib/fields.h"
+#include "../../harness/report/fldcheck.h"
 
 static char last[256];
 

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/policy.h"
-#include "../../core/workload.h"
-#include "../../report/plotstyle.h"
+#include "../../harness/core/policy.h"
+#include "../../harness/core/workload.h"
+#include "../../harness/report/plotstyle.h"
 #include "tap.h"
 
 #define MAXS 512

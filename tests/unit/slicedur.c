@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../os/slicedur.h"
-#include "../../os/slicetrace.h"
+#include "../../harness/os/slicedur.h"
+#include "../../harness/os/slicetrace.h"
 #include "tap.h"
 
 struct naive {

@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../os/slice.h"
-#include "../../os/slicewhy.h"
+#include "../../harness/os/slice.h"
+#include "../../harness/os/slicewhy.h"
 #include "tap.h"
 
 #define ENOTSUPP 524

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../lib/hist.h"
-#include "../../lib/stats.h"
+#include "../../harness/lib/hist.h"
+#include "../../harness/lib/stats.h"
 #include "tap.h"
 
 static int near(double a, double b, double tol)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/loop.h"
-#include "../../engine/runner.h"
-#include "../../os/topo.h"
+#include "../../harness/core/loop.h"
+#include "../../harness/engine/runner.h"
+#include "../../harness/os/topo.h"
 #include "tap.h"
 
 static inline void nop_acquire(void *lock, struct wl_thread *t)
@@ -35,7 +35,7 @@ static const struct workload_ops broken = {
 };
 
 /* simple: one line, no think or hold time, the loop's simple copy
- * (core/loop.h); else two lines and a think time, the general one. */
+ * (harness/core/loop.h); else two lines and a think time, the general one. */
 static json_t *params_for(const struct workload_ops *ops, int threads, const char *pin, int noise,
 			  int simple)
 {

@@ -1,0 +1,91 @@
+/* stats.h - summary statistics of repetitions and threads, and the A/B
+ * tests of compare: Welch on logs (decides), exact Mann-Whitney U
+ * (cross-checks), Holm, outlier flags. */
+#ifndef SB_STATS_H
+#define SB_STATS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct st_summary {
+	size_t n;
+	double mean, stddev, median, min, max;
+	double ci95_lo, ci95_hi; /* Student-t interval of the mean; = mean when n < 2 */
+};
+
+void st_summarize(const double *x, size_t n, struct st_summary *out);
+/* Jain's fairness index (sum x)^2 / (n * sum x^2): 1 = perfectly fair,
+ * 1/n = one thread did all the work.  1 when all are zero. */
+double st_jain(const double *x, size_t n);
+json_t *st_summary_json(const struct st_summary *s);
+
+/* Welch's t-test on log values: the ratio of geometric means b/a with
+ * its 95% CI.  p and the CI are NAN when either side has fewer than two
+ * values; any value <= 0 gives ok = 0. */
+struct st_welch {
+	int ok;
+	double ratio, lo, hi, t, df, p;
+	double se; /* standard error of the log difference */
+};
+void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct st_welch *w);
+/* The rest of a test of a log difference d with standard error se and df
+ * degrees of freedom: ratio, t, two-sided p and the 95% interval (se 0:
+ * exact); shared by Welch's test and the covariance-adjusted one. */
+void st_log_test(struct st_welch *w, double d, double se, double df);
+/* The smallest ratio (>= 1; its inverse in the other direction) that a
+ * two-sided Welch test at alpha detects with the given power, for the
+ * test's standard error and degrees of freedom:
+ * exp((t(1 - alpha/2, df) + t(power, df)) * se).  NAN without a test. */
+double st_mde_log(const struct st_welch *w, double alpha, double power);
+/* Two one-sided Welch tests (TOST) of the log ratio against +-log(1 +
+ * margin): the larger one-sided p.  Below alpha, the ratio lies within
+ * 1/(1 + margin)..(1 + margin) at that level.  NAN without a test. */
+double st_tost_log(const struct st_welch *w, double margin);
+/* An equivalence check decided at level: 1 equivalent (the TOST p below
+ * level), -1 different (Welch's p below level and the ratio outside the
+ * margin), 0 neither or no test.  *tost: the TOST p, NAN without a test. */
+int st_equiv_decide(const struct st_welch *w, double margin, double level, double *tost);
+/* The log ratio b/a adjusted for a covariate measured beside each value
+ * (ca[i] beside a[i], cb[i] beside b[i]): one common slope on log
+ * covariate (ancova.c).  Fills w as st_welch_log does, with df = na + nb
+ * - 3, and *slope; returns 0 (w->ok 0) without the values to fit: a side
+ * with fewer than two, a value or covariate <= 0, a covariate without
+ * spread. */
+int st_ancova_log(const double *a, const double *ca, size_t na, const double *b,
+		  const double *cb, size_t nb, struct st_welch *w, double *slope);
+/* An A/A pair's test of log values b against a, adjusted for the pace
+ * each value was measured at (ca[i] beside a[i]: harness/report/aapace.c,
+ * harness/engine/aastop.c).  Values <= 0 or not finite are left out; w is the
+ * covariance-adjusted test when every value kept has a covariate > 0 and
+ * the fit succeeds (adjusted 1), else Welch's; raw is Welch's in both
+ * cases; slope NAN unadjusted.  ca or cb NULL: no covariate. */
+struct st_pace {
+	struct st_welch w, raw;
+	double slope;
+	int adjusted;
+	size_t na, nb; /* values kept */
+};
+void st_pace_test(const double *a, const double *ca, size_t na, const double *b,
+		  const double *cb, size_t nb, struct st_pace *t);
+/* {covariate: name, slope, unadjusted: {ratio, ratio_ci95, p, mde}} for an
+ * adjusted test (mde at level and power), else NULL. */
+json_t *st_pace_json(const struct st_pace *t, const char *name, double level, double power);
+/* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
+ * values per side, else normal with tie correction.  *exact says which;
+ * *ties whether any value repeats across the samples. */
+double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
+		       int *ties);
+/* Holm step-down adjustment in place; NAN entries are left out. */
+void st_holm(double *p, size_t n);
+/* The level Holm's step-down tests each p against: alpha / (m - k) for the
+ * k-th smallest of the m finite p (k from 0; ties share the strictest);
+ * NAN where p is NAN. */
+void st_holm_levels(const double *p, size_t n, double alpha, double *level);
+/* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
+ * MADs of the median (both need enough values to mean anything). */
+void st_outliers(const double *x, size_t n, int *flags);
+/* The mean of x, or its median when median is set; NAN when n = 0. */
+double st_center(const double *x, size_t n, int median);
+
+#endif
