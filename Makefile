@@ -184,6 +184,19 @@ fuzz-smoke: $(FUZZ_BIN)
 kernel:
 	kernel/build.sh
 
+# make reports: the comparisons, plots and replication report of the
+# reference results, rebuilt under build/reports/ (FINDINGS links them
+# there): nothing generated is committed, the results are stored as
+# .json.gz and unpacked here first.
+.PHONY: reports
+reports: all
+	@rm -rf build/reports && mkdir -p build/reports/boots build/reports/replicate-vm
+	@cd results/reference && for f in *.json.gz boots/*.json.gz replicate-vm/*.json.gz; do \
+	  gzip -cd "$$f" >"../../build/reports/$${f%.gz}" || exit 1; done
+	@scripts/studies.sh --out $(CURDIR)/build/reports --reports-only
+	@scripts/replicate.sh --results build/reports/replicate-vm --out build/reports/replicate-vm/replicate
+	@echo "reports: build/reports/plots/*/index.html, build/reports/compare/, build/reports/replicate-vm/replicate/"
+
 clean:
 	rm -rf build
 

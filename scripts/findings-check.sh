@@ -28,9 +28,12 @@ fails=0 n=0
 edits=$(mktemp)
 
 # The other fresh boots of a study (scripts/studies.sh --boots) are in boots/.
-for f in "$DIR"/*.json "$DIR"/boots/*.json; do
-	case $f in "$DIR/boots/*.json") continue ;; esac
-	[ -e "$f" ] || { echo "not ok findings: no result files in $DIR"; exit 1; }
+# A reference result is stored as NAME.json.gz; a marker names NAME.json.
+shopt -s nullglob
+results=("$DIR"/*.json "$DIR"/*.json.gz "$DIR"/boots/*.json "$DIR"/boots/*.json.gz)
+shopt -u nullglob
+[ "${#results[@]}" -gt 0 ] || { echo "not ok findings: no result files in $DIR"; exit 1; }
+for f in "${results[@]}"; do
 	if out=$("$SB" validate "$f" 2>&1); then
 		echo "ok findings: $out"
 	else
@@ -59,19 +62,21 @@ JQDEF='def m(f): try ([f] | if length != 1 then "n\t\(length)"
 	catch "e\t\(. | tostring | gsub("[\t\n]"; " "))";'
 cut -f4 "$markers" | sort -u | while IFS= read -r file; do
 	awk -F'\t' -v f="$file" '$4 == f' "$markers" >"$markers.one"
-	if [ ! -f "$DIR/$file" ]; then
+	path=$DIR/$file
+	[ -f "$path" ] || path=$path.gz
+	if [ ! -f "$path" ]; then
 		while IFS=$'\t' read -r i _; do printf '%s\tx\t\n' "$i"; done <"$markers.one"
 		continue
 	fi
 	prog=$JQDEF$(cut -f5 "$markers.one" | sed 's/^/m(/; s/$/),/' | tr '\n' ' ')
 	prog=${prog%, }
 	# a gzipped result is read as it is stored
-	if gzip -cdf "$DIR/$file" | jq -r "$prog" >"$markers.out" 2>/dev/null &&
+	if gzip -cdf "$path" | jq -r "$prog" >"$markers.out" 2>/dev/null &&
 		[ "$(wc -l <"$markers.out")" = "$(wc -l <"$markers.one")" ]; then
 		paste <(cut -f1 "$markers.one") "$markers.out"
 	else
 		while IFS=$'\t' read -r i _ _ _ expr _; do
-			if r=$(gzip -cdf "$DIR/$file" | jq -r "${JQDEF}m($expr)" 2>&1); then
+			if r=$(gzip -cdf "$path" | jq -r "${JQDEF}m($expr)" 2>&1); then
 				printf '%s\t%s\n' "$i" "$r"
 			else
 				printf '%s\te\t%s\n' "$i" "$(tr '\n\t' '  ' <<<"$r")"

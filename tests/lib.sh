@@ -38,3 +38,13 @@ vm_prereqs() {
 	done
 	[ -x "$SB" ] || { notok "$name: no harness at $SB (run make)"; exit 0; }
 }
+# ref_json NAME: the reference result NAME (results/reference/NAME.json.gz,
+# stored compressed), decompressed once into $TMP/ref/; prints its path
+ref_json() {
+	local f="$TMP/ref/$1.json"
+	if [ ! -f "$f" ]; then
+		mkdir -p "$(dirname "$f")"
+		gzip -cd "results/reference/$1.json.gz" >"$f" || return 1
+	fi
+	echo "$f"
+}

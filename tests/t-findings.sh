@@ -33,7 +33,8 @@ check "findings: --update restores the changed number and nothing else" cmp -s F
 
 # A marker whose jq gives several values is an error, never a value, and
 # --update leaves it as it was.
-f=$(cd results/reference && ls -- *.json | head -1)
+f=$(cd results/reference && ls -- *.json.gz | head -1)
+f=${f%.gz}
 printf 'x ok<!-- = %s :: .results[].status :: %%s -->\n' "$f" >"$TMP/M.md"
 cp "$TMP/M.md" "$TMP/M0.md"
 scripts/findings-check.sh --update "$TMP/M.md" results/reference >"$TMP/out5" 2>&1
@@ -43,9 +44,9 @@ check "findings: ... and --update does not touch it" cmp -s "$TMP/M0.md" "$TMP/M
 
 # A reference result that breaks the schema.
 mkdir -p "$TMP/ref"
-cp results/reference/*.json "$TMP/ref/"
-f=$(find "$TMP/ref" -name '*.json' | head -1)
-jq '.results[0].status = "fine"' "$f" >"$TMP/x" && mv "$TMP/x" "$f"
+cp results/reference/*.json.gz "$TMP/ref/"
+f=$(find "$TMP/ref" -name '*.json.gz' | head -1)
+gzip -cd "$f" | jq '.results[0].status = "fine"' | gzip >"$TMP/x" && mv "$TMP/x" "$f"
 scripts/findings-check.sh FINDINGS.md "$TMP/ref" >"$TMP/out3" 2>&1
 check "findings: a result with a bad status fails validation" \
 	grep -q "^not ok findings: .*results\[0\]\.status: must be ok, unsupported, failed or interrupted" "$TMP/out3"

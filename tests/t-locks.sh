@@ -56,7 +56,7 @@ else
 fi
 
 # An old result (no params.lock) pairs with its new equivalent.
-ref=results/reference/rostedt-2023-host.json
+ref=$(ref_json rostedt-2023-host)
 jq '{runs: [.results[] | select(.workload == "spin-tas" and .params.noise == 0) | .params
 	| .duration_s = 0.05 | .warmup_s = 0.01 | .repetitions = 2 | .workload = "spin-tas"]}' "$ref" >"$TMP/again.json"
 if "$SB" run --config "$TMP/again.json" --out "$TMP/again.out.json" --quiet 2>"$TMP/err"; then

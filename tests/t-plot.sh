@@ -99,7 +99,7 @@ check "plot: index.html has the meta summary" grep -q "kernel $(uname -r)" "$out
 # An extension sweep where one workload ran at a single length (the
 # PREEMPT_RT study's slice-dry): its line has one point, and gnuplot 5.4
 # crashed (SIGSEGV) on the labels pass below the points, which had none.
-"$SB" plot results/reference/interference-rt-vm-lazy.json --out "$TMP/ext1" 2>"$TMP/ext1.err"
+"$SB" plot results/reference/interference-rt-vm-lazy.json.gz --out "$TMP/ext1" 2>"$TMP/ext1.err"
 check "plot: an extension sweep with a one-point line draws ext_tradeoff ($(grep -o 'ext_tradeoff: .*' "$TMP/ext1.err" | head -c 80))" \
 	test -s "$TMP/ext1/ext_tradeoff.png" -a -s "$TMP/ext1/ext_tradeoff.svg"
 check "plot: no temp file left in the output" test -z "$(find "$out" -name '*.tmp.*' -o -name '.*.log')"
@@ -158,7 +158,7 @@ check "plot: the failure is in index.html" grep -q 'class="failed"' "$TMP/report
 
 # The syscall-vs-atomic study's answer: each primitive's cost, and the
 # ratio it asks for in the panel's title.
-ref=results/reference/syscall-vs-atomic-vm.json
+ref=$(ref_json syscall-vs-atomic-vm)
 "$SB" plot "$ref" --out "$TMP/prims" 2>/dev/null
 want=$(jq -r '.results[0].summary.primitives | [.gettid, .xadd] | map(.tsc_cycles_per_op.mean) |
 	"\(.[0] / .[1] * 10 | round / 10)"' "$ref")

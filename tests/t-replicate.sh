@@ -19,12 +19,12 @@ mkdir -p "$TMP/res"
 # At 1 thread on the guest's 2 PUs (the source: 1 on 28): pre at x0.83 as
 # published, rearm at x3 against the published x0.76. At 64 threads (32 per
 # PU, the source's 2.3 per CPU) pre exactly as published: refused.
-synth results/reference/contention-vm-full.json "$TMP/res/global-lock.json" "{
+synth "$(ref_json contention-vm-full)" "$TMP/res/global-lock.json" "{
 	\"spin-tas\": {\"1\": $tight, \"64\": $tight},
 	\"tas+pre\": {\"1\": ($tight | map(. * 0.83)), \"64\": ($tight | map(. * 1.62))},
 	\"tas+rearm\": {\"1\": ($tight | map(. * 3))}}"
 # Rostedt's +23% with a spread no 5 repetitions resolve.
-synth results/reference/rostedt-2023-vm.json "$TMP/res/rostedt-poc.json" "{
+synth "$(ref_json rostedt-2023-vm)" "$TMP/res/rostedt-poc.json" "{
 	\"spin-tas\": {\"4\": [0.5, 1.6, 0.7, 1.4, 1.0]},
 	\"slice-spin\": {\"4\": [1.4, 0.6, 2.0, 0.7, 1.3]}}"
 # The RT target: the guest's FIFO victim beside spin-tas and slice-spin,
@@ -33,7 +33,7 @@ synth results/reference/rostedt-2023-vm.json "$TMP/res/rostedt-poc.json" "{
 # PREEMPT_RT one (the rt variant's meta) it is reproduced.
 jq '.results |= map(select(.label == "victim-fifo") | .workload as $w |
 	.repetitions |= map(.victim.max = (if $w == "slice-spin" then 175000 else 100000 end)))' \
-	results/reference/interference-vm.json >"$TMP/res/rt-cyclictest.json"
+	"$(ref_json interference-vm)" >"$TMP/res/rt-cyclictest.json"
 scripts/replicate.sh --results "$TMP/res" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "replicate: exit 0 on synthetic results (got $rc)" test "$rc" -eq 0

@@ -39,7 +39,7 @@ jq '(first(.results[] | select(.status == "ok"))
      | del(.repetitions[].threads, .repetitions[].counters,
            .summary.hold_ns.hist, .summary.acquire_ns.hist)) as $r
     | .results = [range(3000) as $i | $r | .params.cs_ns = $i | .id = $i]' \
-	results/reference/guzik-question-host.json >"$TMP/a3000.json"
+	"$(ref_json guzik-question-host)" >"$TMP/a3000.json"
 timed "$SB" compare "$TMP/a3000.json" "$TMP/a3000.json" --format json >"$TMP/cmp.json" 2>"$TMP/err"
 rc=$?
 ms=$(cat "$TMP/ms")

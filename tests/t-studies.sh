@@ -185,7 +185,7 @@ check "plan: --host-only: no step for slice-durations (guest only)" \
 	test "$(grep -c '^step [0-9/]* slice-durations' "$TMP/plan3")" -eq 0
 # --reports-only: the reports of the results that are there, nothing else.
 mkdir -p "$TMP/r"
-cp results/reference/memcached-host.json "$TMP/r/"
+gzip -cd results/reference/memcached-host.json.gz >"$TMP/r/memcached-host.json"
 "$T/scripts/studies.sh" --plan --reports-only --only memcached,applications --out "$TMP/r" >"$TMP/plan4" 2>"$TMP/plan4.err"
 check "plan: --reports-only: no step" test "$(grep -c '^step' "$TMP/plan4")" -eq 0
 check "plan: --reports-only: memcached's table and plot from the host result" \

@@ -85,7 +85,9 @@ static void base_of(const char *path, char *buf, size_t len)
 	char *b = basename(tmp);
 	size_t n = strlen(b);
 
-	if (n > 5 && !strcmp(b + n - 5, ".json"))
+	if (n > 8 && !strcmp(b + n - 8, ".json.gz"))
+		b[n - 8] = '\0';
+	else if (n > 5 && !strcmp(b + n - 5, ".json"))
 		b[n - 5] = '\0';
 	snprintf(buf, len, "%s", b);
 }

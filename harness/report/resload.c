@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <limits.h>
+
+#include <zlib.h>
 
 #include "../lib/fields.h"
 #include "../lib/regfile.h"
@@ -186,67 +189,71 @@ int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc,
 }
 
 /* Only a regular file is read (regfile.h): a FIFO named *.json does not
- * wait for a writer. */
-static FILE *open_regular(const char *path, char *err, size_t len)
-{
-	int fd = regfile_open(path, "result file", err, len);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
-
-	if (fd >= 0 && !f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		close(fd);
-	}
-	return f;
-}
-
+ * wait for a writer.  zlib's gzread reads a gzip file (a reference result
+ * is stored as .json.gz) and passes any other through as it is. */
 static int load_file(const char *path, json_t **doc, char *err, size_t len)
 {
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
-	int rc;
+	int rc, fd = regfile_open(path, "result file", err, len), zerr;
 
 	*doc = NULL;
-	FILE *f = open_regular(path, err, len);
-
-	if (!f)
+	if (fd < 0)
 		return -1;
+	gzFile z = gzdopen(fd, "rb");
+
+	if (!z) {
+		snprintf(err, len, "%s: %s", path, strerror(errno ? errno : ENOMEM));
+		close(fd);
+		return -1;
+	}
 	for (;;) {
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;
-			char *nb = realloc(buf, ncap);
+			char *nb = ncap <= INT_MAX ? realloc(buf, ncap) : NULL;
 
 			if (!nb) {
 				free(buf);
-				fclose(f);
+				gzclose(z);
 				snprintf(err, len, "%s: out of memory", path);
 				return -1;
 			}
 			buf = nb;
 			cap = ncap;
 		}
-		size_t got = fread(buf + n, 1, cap - n, f);
+		int got = gzread(z, buf + n, (unsigned)(cap - n));
 
-		n += got;
+		if (got < 0) {
+			const char *why = gzerror(z, &zerr);
+
+			snprintf(err, len, "%s: read error: %s", path,
+				 zerr == Z_ERRNO ? strerror(errno) : why);
+			free(buf);
+			gzclose(z);
+			return -1;
+		}
 		if (got == 0)
 			break;
+		n += (size_t)got;
 	}
-	if (ferror(f)) {
-		snprintf(err, len, "%s: read error: %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
+	gzclose(z);
 	rc = res_load_buffer(path, buf ? buf : "", n, doc, err, len);
 	free(buf);
 	return rc;
 }
 
+/* NAME.json or NAME.json.gz, not hidden (a writer's temp file) */
+int res_is_json_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && ((n > 5 && !strcmp(name + n - 5, ".json")) ||
+				  (n > 8 && !strcmp(name + n - 8, ".json.gz")));
+}
+
 static int is_json_name(const struct dirent *e)
 {
-	size_t n = strlen(e->d_name);
-
-	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
+	return res_is_json_name(e->d_name);
 }
 
 static int load_dir(const char *path, json_t **doc, char *err, size_t len)

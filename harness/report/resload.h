@@ -24,6 +24,8 @@ int res_load_buffer(const char *name, const char *buf, size_t len, json_t **doc,
  * and whose meta is the first file's plus "files": [names].  A directory
  * with no result file, or one bad file in it, is an error naming it. */
 int res_load(const char *path, json_t **doc, char *err, size_t len);
+/* 1 when NAME is a result's file name: NAME.json or NAME.json.gz, not hidden */
+int res_is_json_name(const char *name);
 /* The inputs of compare and plot: each of paths[0..n) as res_load, then
  * checked as `validate` checks it (rescheck.h), into a new array *docs of n.
  * 0, or 2 (the usage exit status) after printing "WHO: error" (every defect

@@ -1,2 +1,0 @@
-set title 'zijlstra-harmonic-mean'; set xrange [0.5:2.5]; set xtics ('published' 1, 'here' 2)
-plot 'zijlstra-harmonic-mean.dat' using 1:3:4:5 with yerrorbars pointtype 7 pointsize 1.5 notitle
