@@ -33,7 +33,7 @@ ways_forward() {
 	[ -n "$why" ] || return 0
 	echo "slice workloads unsupported here: $why" >&2
 	echo "  way 1, the guest with the patched kernel:  ./run.sh --vm --config $2" >&2
-	echo "  way 2, a kernel for this machine: README \"Running on your own machine\", then ./run.sh --config $2 (build/slicebench info lists what else is missing)" >&2
+	echo "  way 2, a kernel for this machine: docs/bare-metal.md, then ./run.sh --config $2 (build/slicebench info lists what else is missing)" >&2
 }
 
 mode=host config=configs/quick.json out="" quiet="" plot=1 replicate=0 rconfigs=configs/replicate

@@ -72,7 +72,7 @@ if jq -e '.results[1].status == "unsupported"' "$TMP/r1.json" >/dev/null 2>&1; t
 	tail -3 "$TMP/run.err" >"$TMP/tail"
 	printf '%s\n' "slice workloads unsupported here: $why" \
 		"  way 1, the guest with the patched kernel:  ./run.sh --vm --config $cfg" \
-		"  way 2, a kernel for this machine: README \"Running on your own machine\", then ./run.sh --config $cfg (build/slicebench info lists what else is missing)" \
+		"  way 2, a kernel for this machine: docs/bare-metal.md, then ./run.sh --config $cfg (build/slicebench info lists what else is missing)" \
 		>"$TMP/want"
 	check "bare: run.sh (exit $rc) ends an unsupported slice run with the two ways forward" \
 		diff "$TMP/want" "$TMP/tail"

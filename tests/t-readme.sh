@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # tier: quick
-# t-readme.sh - the README's key table and its lock, policy and workload
-# tables are the ones the code validates and runs.
+# t-readme.sh - the manual's key table and its lock, policy and workload
+# tables (docs/manual.md) are the ones the code validates and runs; the
+# files README.md and docs/ name exist; the cluster example is the shipped
+# plan.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-section() { # section NAME: the README between <!-- NAME:begin --> and <!-- NAME:end -->
-	sed -n "/<!-- $1:begin -->/,/<!-- $1:end -->/p" README.md | sed '1d;$d'
+section() { # section NAME: the manual between <!-- NAME:begin --> and <!-- NAME:end -->
+	sed -n "/<!-- $1:begin -->/,/<!-- $1:end -->/p" docs/manual.md | sed '1d;$d'
 }
 
 for t in keys tables; do
@@ -22,12 +24,12 @@ done
 
 # The worked examples: every file the README cats or passes exists, a
 # `$ cat FILE` block is that file, and the plan's job count is the one said.
-for f in $(grep -oE '(configs|tests/fixtures)/[A-Za-z0-9_/.-]+\.json' README.md | sort -u); do
+for f in $(cat README.md docs/*.md | grep -oE '(configs|tests/fixtures)/[A-Za-z0-9_/.-]+\.json' | sort -u); do
 	check "readme: $f exists" test -f "$f"
 done
-sed -n '/\$ cat configs\/plans\/cpus.json/,/\$ build/p' README.md | sed '1d;$d' |
+sed -n '/\$ cat configs\/plans\/cpus.json/,/\$ build/p' docs/cluster.md | sed '1d;$d' |
 	sed 's/^    //' >"$TMP/cpus.json"
 check "readme: the cpus.json shown is the shipped one" diff -q "$TMP/cpus.json" configs/plans/cpus.json
-said=$(grep -oE 'cpus.json --dry-run +# [0-9]+ jobs' README.md | grep -oE '[0-9]+ jobs' | cut -d' ' -f1)
+said=$(grep -oE 'cpus.json --dry-run +# [0-9]+ jobs' docs/cluster.md | grep -oE '[0-9]+ jobs' | cut -d' ' -f1)
 got=$("$SB" plan configs/plans/cpus.json --dry-run 2>/dev/null | grep -c '^[0-9]')
 check "readme: cpus.json expands to the jobs said ($said said, $got expanded)" test "$said" = "$got"

@@ -1,5 +1,5 @@
 /* exitcodes.h - the exit status every verb shares for bad usage or bad
- * input (README "The command line"). */
+ * input (docs/manual.md, "The command line"). */
 #ifndef SB_EXITCODES_H
 #define SB_EXITCODES_H
 

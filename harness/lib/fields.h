@@ -3,7 +3,7 @@
  * means.  validate's type and presence checks (harness/report/fldcheck.c), the
  * readers (compare, the run's table, the loader) and docs/result-schema.md
  * (`slicebench schema`) are all made from this list, as the key table
- * (keys.c) makes --help and the README's key table.
+ * (keys.c) makes --help and the manual's key table.
  *
  * A reader names a field by its constant: fld_<id> is the path's text
  * relative to its scope (a repetition's "hold_ns.p50", a result's
@@ -18,7 +18,7 @@ enum fld_scope { FS_DOC, FS_META, FS_RESULT, FS_REP };
 
 /* JSON types a field may take (or-ed).  FT_OPEN: an object that may hold
  * keys beyond those listed (user --meta keys, the VM runner's notes, the
- * config keys of README "Keys"): only validate --strict names the rest. */
+ * config keys of docs/manual.md, "Keys"): only validate --strict names the rest. */
 enum fld_type {
 	FT_NULL = 1, FT_BOOL = 2, FT_INT = 4, FT_REAL = 8, FT_NUM = FT_INT | FT_REAL,
 	FT_STR = 16, FT_LIST = 32, FT_OBJ = 64, FT_OPEN = 128,
@@ -153,7 +153,7 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	X(A, FS_DOC, meta, "meta", FT_OBJ, "", FR_META, FN_WITH,                               \
 	  "where and how the suite ran (sysinfo.c)")                                           \
 	X(A, FS_DOC, config, "config", FT_OBJ | FT_OPEN | FT_NULL, "", FR_META, FN_OPT,        \
-	  "the suite config as given (README \"Config\")")                                     \
+	  "the suite config as given (docs/manual.md, \"Config format\")")                                     \
 	X(A, FS_DOC, config_name, "config.name", FT_STR, "", FR_META, FN_OPT, "the suite's name") \
 	X(A, FS_DOC, config_desc, "config.description", FT_STR, "", FR_META, FN_OPT,          \
 	  "what it asks, for the report's heading")                                            \
@@ -268,7 +268,7 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	X(A, FS_RESULT, r_workload, "workload", FT_STR, "", FR_META, FN_WITH,                  \
 	  "lock+policy, or a workload's name")                                                 \
 	X(A, FS_RESULT, r_params, "params", FT_OBJ | FT_OPEN, "", FR_META, FN_WITH,            \
-	  "every key resolved (README \"Keys\")")                                              \
+	  "every key resolved (docs/manual.md, \"Keys\")")                                              \
 	X(A, FS_RESULT, r_threads, "params.threads", FT_NUM | FT_STR, "", FR_META, FN_OPT,     \
 	  "threads as configured (\"2x\" follows the PU count)")                               \
 	X(A, FS_RESULT, r_cs_ns, "params.cs_ns", FT_NUM, "ns", FR_META, FN_OPT,                \
