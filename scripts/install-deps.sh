@@ -15,7 +15,7 @@ fi
 build=(build-essential pkg-config libpfm4-dev libhwloc-dev libjansson-dev libgsl-dev zlib1g-dev
 	libtracefs-dev libtraceevent-dev libbpf-dev clang llvm)
 run=(gnuplot-nox jq)
-check=(jq valgrind rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium)
+check=(jq valgrind rt-tests linux-perf gnuplot-nox clang libclang-rt-14-dev slurm-wlm munge time chromium man-db)
 # GLib's own threading tests, run under the preload library (tests/t-glib.sh).
 check+=(libglib2.0-tests)
 vm=(qemu-system-x86 busybox-static cpio xz-utils flex bison libelf-dev libssl-dev bc rsync python3 file jq

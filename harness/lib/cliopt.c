@@ -79,7 +79,8 @@ int cli_next(int argc, char **argv, const struct cli_cmd *cmd, int *status)
 		return 0;
 	}
 	if (c == '?') {
-		cli_cmd_usage(stderr, cmd);
+		/* getopt has named the option: one line more, not the usage */
+		fprintf(stderr, "try 'slicebench %s --help'\n", cmd->name);
 		*status = EXIT_USAGE;
 		return 0;
 	}
@@ -95,6 +96,6 @@ int cli_misuse(const struct cli_cmd *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	cli_cmd_usage(stderr, cmd);
+	fprintf(stderr, "try 'slicebench %s --help'\n", cmd->name);
 	return EXIT_USAGE;
 }

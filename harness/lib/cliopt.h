@@ -47,10 +47,12 @@ void cli_cmd_usage(FILE *f, const struct cli_cmd *cmd);
 /* cli_getopt over cmd's options, with help and mistakes handled: the
  * option's key; -1 after the last option; 0 when the verb is done and
  * returns *status: 0 after -h (the usage on stdout), EXIT_USAGE after an
- * unknown option or a missing value (the usage on stderr). */
+ * unknown option or a missing value (getopt's message and "try
+ * 'slicebench NAME --help'" on stderr). */
 int cli_next(int argc, char **argv, const struct cli_cmd *cmd, int *status);
 
-/* "slicebench NAME: MESSAGE" and the usage on stderr; returns EXIT_USAGE. */
+/* "slicebench NAME: MESSAGE" and "try 'slicebench NAME --help'" on stderr;
+ * returns EXIT_USAGE. */
 int cli_misuse(const struct cli_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

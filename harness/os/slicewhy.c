@@ -226,7 +226,7 @@ const char *slice_fix(enum slice_cause cause)
 	case SC_OLD_KERNEL:
 	case SC_COMPILED_OUT:
 	case SC_FEATURE_SIZE:
-		return "boot a Linux >= 7.1 kernel with CONFIG_RSEQ_SLICE_EXTENSION=y (the "
+		return "boot Linux 7.0 or later with CONFIG_RSEQ_SLICE_EXTENSION=y (the "
 		       "options of kernel/configs/guest.config), or measure in the guest: "
 		       "./run.sh --vm";
 	case SC_DENIED:
