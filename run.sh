@@ -63,7 +63,14 @@ case "$mode" in
 vm) scripts/install-deps.sh vm ;;
 *) scripts/install-deps.sh run ;;
 esac
-make -s all
+# The build says where it is, one line per object (a first build compiles
+# about 100 files), and passes warnings and errors through as they come.
+if ! make -q all 2>/dev/null; then
+	echo "run.sh: building build/slicebench" >&2
+	make --no-print-directory all 2>&1 | awk '
+		/^(cc|clang) / { for (i = 1; i <= NF; i++) if ($i == "-o") { n++; printf "  [%d] %s\n", n, $(i + 1); fflush(); next } }
+		{ print; fflush() }' >&2
+fi
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 # --replicate: every config of the replication kit into one directory (a
@@ -108,8 +115,15 @@ slurm | local | status)
 	;;
 esac
 
+# The report; the figures a short suite has no data for are listed in it,
+# not here.
 if [ "$plot" = 1 ] && build/slicebench plot --help >/dev/null 2>&1; then
 	name=$(basename "$out" .json)
-	build/slicebench plot "$out" --baseline spin-tas --out "plots/$name/" &&
+	err=$(mktemp)
+	if build/slicebench plot "$out" --baseline spin-tas --out "plots/$name" 2>"$err"; then
 		echo "plots: plots/$name/index.html" >&2
+	else
+		cat "$err" >&2
+	fi
+	rm -f "$err"
 fi
