@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # tier: host
 # t-findings.sh - the committed reference results validate against the
-# result schema, and every number FINDINGS.md quotes from them is what the
-# JSON says (scripts/findings-check.sh); a tampered copy and a broken
-# result must be caught, or the check proves nothing.
+# result schema, and every number FINDINGS.md and its study pages
+# (docs/findings/*.md) quote from them is what the JSON says, through the
+# source table docs/findings/sources.tsv (scripts/findings-check.sh); a
+# tampered copy, an unknown or uncited id and a broken result must be
+# caught, or the check proves nothing.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-scripts/findings-check.sh FINDINGS.md results/reference >"$TMP/out" 2>&1
+scripts/findings-check.sh >"$TMP/out" 2>&1
 rc=$?
 # Each failed number is a failure of its own; the passing ones are detail.
 grep '^not ok' "$TMP/out"
 grep -v '^not ok' "$TMP/out" | sed 's/^/# /'
-n=$(grep -c '^ok findings: FINDINGS.md:' "$TMP/out")
-check "findings: check passes with $n sourced numbers" test "$rc" -eq 0 -a "$n" -ge 10
+n=$(grep -c '^ok findings: [^ ]*\.md:' "$TMP/out")
+pages=$(grep -o '^ok findings: [^ :]*\.md' "$TMP/out" | sort -u | wc -l)
+check "findings: check passes with $n sourced numbers on $pages pages" test "$rc" -eq 0 -a "$n" -ge 1000 -a "$pages" -ge 10
+rows=$(grep -vc '^#' docs/findings/sources.tsv)
+check "findings: every source id is cited ($rows ids, $n citations)" test "$n" -ge "$rows"
 
-# The last digit of the first sourced number, changed.
-ln=$(grep -n -m1 -P '\d[^\d\s]*<!-- = ' FINDINGS.md | cut -d: -f1)
-perl -pe 'if ($. == '"$ln"') { s/(\d)(?=[^\d\s]*<!-- = )/($1 + 1) % 10/e }' FINDINGS.md >"$TMP/F.md"
-if ! cmp -s FINDINGS.md "$TMP/F.md" && ! scripts/findings-check.sh "$TMP/F.md" results/reference >"$TMP/out2" 2>&1 &&
-	grep -q "^not ok findings: F.md:$ln: FINDINGS.md says" "$TMP/out2"; then
+# The last digit of the first sourced number of a study page, changed.
+P=docs/findings/01-rostedt-poc.md
+ln=$(grep -n -m1 -P '\d[^\d\s]*<!--s\d+-->' "$P" | cut -d: -f1)
+perl -pe 'if ($. == '"$ln"') { s/(\d)(?=[^\d\s]*<!--s\d+-->)/($1 + 1) % 10/e }' "$P" >"$TMP/F.md"
+if ! cmp -s "$P" "$TMP/F.md" && ! scripts/findings-check.sh "$TMP/F.md" results/reference >"$TMP/out2" 2>&1 &&
+	grep -q "^not ok findings: F.md:$ln: the page says" "$TMP/out2"; then
 	ok "findings: a changed number on line $ln is caught"
 else
 	notok "findings: a changed number on line $ln went unnoticed"
@@ -29,18 +35,33 @@ fi
 cp "$TMP/F.md" "$TMP/U.md"
 scripts/findings-check.sh --update "$TMP/U.md" results/reference >"$TMP/out4" 2>&1
 check "findings: --update names the change on line $ln" grep -q "^updated findings: U.md:$ln: " "$TMP/out4"
-check "findings: --update restores the changed number and nothing else" cmp -s FINDINGS.md "$TMP/U.md"
+check "findings: --update restores the changed number and nothing else" cmp -s "$P" "$TMP/U.md"
 
 # A marker whose jq gives several values is an error, never a value, and
 # --update leaves it as it was.
 f=$(cd results/reference && ls -- *.json.gz | head -1)
 f=${f%.gz}
-printf 'x ok<!-- = %s :: .results[].status :: %%s -->\n' "$f" >"$TMP/M.md"
+printf 's1\t%s\t.results[].status\t%%s\n' "$f" >"$TMP/M.tsv"
+printf 'x ok<!--s1-->\n' >"$TMP/M.md"
 cp "$TMP/M.md" "$TMP/M0.md"
-scripts/findings-check.sh --update "$TMP/M.md" results/reference >"$TMP/out5" 2>&1
+scripts/findings-check.sh --update --sources "$TMP/M.tsv" "$TMP/M.md" results/reference >"$TMP/out5" 2>&1
 check "findings: a marker with several values is caught: $(grep -m1 '^not ok findings: M.md' "$TMP/out5")" \
 	grep -q "^not ok findings: M.md:1: jq '.results\[\].status' on $f gives [0-9]* values, not one" "$TMP/out5"
 check "findings: ... and --update does not touch it" cmp -s "$TMP/M0.md" "$TMP/M.md"
+
+# An id the table lacks, and a table id no page cites.
+printf 'x 1<!--s99999-->\n' >"$TMP/N.md"
+scripts/findings-check.sh "$TMP/N.md" results/reference >"$TMP/out6" 2>&1
+check "findings: an id the table does not have is caught: $(grep -m1 '^not ok findings: N.md' "$TMP/out6")" \
+	grep -q "^not ok findings: N.md:1: s99999 is not in sources.tsv" "$TMP/out6"
+mkdir -p "$TMP/tree/scripts" "$TMP/tree/docs/findings"
+cp scripts/findings-check.sh "$TMP/tree/scripts/"
+cp FINDINGS.md "$TMP/tree/"
+cp docs/findings/*.md "$TMP/tree/docs/findings/"
+{ cat docs/findings/sources.tsv; printf 's99999\t%s\t.schema\t%%s\n' "$f"; } >"$TMP/tree/docs/findings/sources.tsv"
+SB=$PWD/$SB "$TMP/tree/scripts/findings-check.sh" "$PWD/results/reference" >"$TMP/out7" 2>&1
+check "findings: a table id no page cites is caught: $(grep -m1 's99999' "$TMP/out7")" \
+	grep -q "^not ok findings: sources.tsv: s99999 is cited by no page" "$TMP/out7"
 
 # A reference result that breaks the schema.
 mkdir -p "$TMP/ref"

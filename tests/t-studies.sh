@@ -13,9 +13,9 @@
 set -u
 
 # --- every study of FINDINGS has its file ------------------------------------
-for c in $(grep -oE 'configs/[a-z0-9-]+\.json' FINDINGS.md | sort -u); do
+for c in $(cat FINDINGS.md docs/findings/*.md | grep -oE 'configs/[a-z0-9-]+\.json' | sort -u); do
 	n=$(grep -lF "\"config\": \"$c\"" configs/studies/*.json 2>/dev/null | wc -l)
-	check "studies: $c (quoted in FINDINGS.md) is run by one study file ($n)" test "$n" -eq 1
+	check "studies: $c (quoted in FINDINGS.md or docs/findings/) is run by one study file ($n)" test "$n" -eq 1
 done
 for f in configs/studies/*.json; do
 	check "studies: ${f##*/} is named as its config" jq -e --arg n "${f##*/}" \
