@@ -162,10 +162,31 @@ done
 [ -n "$OUT" ] || usage_err "--out is required"
 [ -f "$CONFIG" ] || usage_err "no such config: $CONFIG"
 case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
+# json_one OPTION FILE: FILE holds one JSON value, or exit 2 naming the
+# option, the file and jq's line and column.  A config that is not JSON
+# was found only by the harness in the guest, after the build and the boot.
+json_one() {
+	local n msg
+	command -v jq >/dev/null || { log "jq missing: apt-get install -y jq"; exit 2; }
+	if ! n=$(jq -s length -- "$2" 2>&1); then
+		msg=${n%%$'\n'*}
+		msg=${msg#jq: }
+		msg=${msg#error: }
+		msg=${msg#parse error: }
+		if [[ "$msg" =~ ^(.*)\ at\ line\ ([0-9]+),\ column\ ([0-9]+)$ ]]; then
+			usage_err "$1: $2:${BASH_REMATCH[2]}:${BASH_REMATCH[3]}: not JSON: ${BASH_REMATCH[1]}"
+		fi
+		usage_err "$1: $2: not JSON: $msg"
+	fi
+	[ "$n" != 0 ] || usage_err "$1: $2: not JSON: no value"
+	[ "$n" = 1 ] || usage_err "$1: $2: not JSON: $n values, not one"
+}
+json_one --config "$CONFIG"
 ALSO_CFG=() ALSO_OUT=()
 for a in "${ALSO[@]}"; do
 	case "$a" in *.json=?*) ;; *) usage_err "--also needs CONFIG.json=OUT: '$a'" ;; esac
 	[ -f "${a%%=*}" ] || usage_err "--also: no such config: ${a%%=*}"
+	json_one --also "${a%%=*}"
 	ALSO_CFG+=("${a%%=*}")
 	ALSO_OUT+=("${a#*=}")
 done

@@ -59,6 +59,15 @@ bad "--variant bogus needs --kernel patched (the variants are builds of kernel/b
 # the edges pass the options and end at the missing kernel
 bad "--kernel: no such file: $TMP/no-such-bzImage" --smp 255 --timeout 1 --warmup 0 \
 	--slice-ext-nsec 5000 --tb-size 1 --mem 1 --preempt lazy --accel tcg --timer-boots 9
+# a config that is not JSON, named with jq's line and column (before:
+# exit 2 and no message once the harness refused it in the guest)
+printf '{"runs": [,]}\n' >"$TMP/notjson.json"
+: >"$TMP/empty.json"
+printf '{}\n{}\n' >"$TMP/two.json"
+bad "--config: $TMP/notjson.json:1:11: not JSON: Expected value before ','" --config "$TMP/notjson.json"
+bad "--config: $TMP/empty.json: not JSON: no value" --config "$TMP/empty.json"
+bad "--config: $TMP/two.json: not JSON: 2 values, not one" --config "$TMP/two.json"
+bad "--also: $TMP/notjson.json:1:11: not JSON: Expected value before ','" --also "$TMP/notjson.json=$TMP/also.json"
 
 studies() { # studies EXPECTED-FIRST-LINE OPTION...
 	local want=$1 rc=0 got
