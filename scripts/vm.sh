@@ -64,8 +64,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --mem M               guest memory in MiB (default 1024)
   --preempt MODE        none|voluntary|full|lazy, passed as preempt=MODE.
                         7.3 on x86 offers only full and lazy (default lazy),
-                        the none variant all four; the guest fails the run
-                        if the mode did not take
+                        the none variant all four (none and voluntary are
+                        refused on the others); the guest fails the run if
+                        the mode did not take
   --slice-ext-nsec N    debugfs rseq/slice_ext_nsec in the guest (5000..50000;
                         up to 1000000 on the patched kernel)
   --timeout SECONDS     kill the guest after this long (default: 600 s for
@@ -76,7 +77,8 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --trace               record the rseq_slice_* tracepoints in the guest
                         (patched kernel); the trace lands in --keep DIR
   --meta KEY=VALUE      extra --meta for the harness (no spaces)
-  --harness-args A,B    extra harness arguments, comma separated
+  --harness-args A,B    extra harness arguments, comma separated (checked
+                        first by slicebench run --check-args)
   --env NAME=VALUE      set NAME in the guest's environment (upper case, no
                         spaces; e.g. SLICEBENCH_NO_REEXEC=1)
   --keep DIR            keep the console log and raw channel in DIR
@@ -218,8 +220,38 @@ for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *=*) ;; *) usage_err "--meta needs KEY=VALUE: '$kv'" ;; esac
 	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
 done
+[ -n "$VARIANT" ] || usage_err "--variant needs a value"
 [ "$VARIANT" = default ] || [ "$KERNEL" = patched ] ||
 	usage_err "--variant $VARIANT needs --kernel patched (the variants are builds of kernel/build.sh)"
+# the variants are kernel/build.sh's, named as it names them
+if [ "$VARIANT" != default ] &&
+	{ [[ ! "$VARIANT" =~ ^[a-z0-9][a-z0-9-]*$ ]] || [ ! -d "$REPO/kernel/variants/$VARIANT" ]; }; then
+	usage_err "--variant: no such variant '$VARIANT' (default$(cd "$REPO/kernel/variants" && printf ', %s' *))"
+fi
+case "$KERNEL" in
+patched | debian | bare-metal) ;;
+*) [ -f "$KERNEL" ] || usage_err "--kernel: no such file: $KERNEL" ;;
+esac
+# Linux 7.3 on x86 offers preempt=none and voluntary no more (only with
+# PREEMPT_DYNAMIC's full and lazy); the none variant gives them back.  A
+# bzImage of the user's own is taken at its word.
+case "$KERNEL:$VARIANT:$PREEMPT" in
+patched:none:*) ;;
+patched:*:none | patched:*:voluntary | debian:*:none | debian:*:voluntary | bare-metal:*:none | bare-metal:*:voluntary)
+	usage_err "--preempt: '$PREEMPT' is not offered by Linux 7.3 on x86 (full and lazy only; all four with --kernel patched --variant none)" ;;
+esac
+# The harness's own parser checks --harness-args as the guest's init
+# passes them (split at commas, after the init's own arguments): an
+# unknown option, a stray word or one that writes no result would end the
+# guest's run after the build and the boot.
+if [ -n "$HARNESS_ARGS" ]; then
+	case "$HARNESS_ARGS" in *[[:space:]]*) usage_err "--harness-args: '$HARNESS_ARGS': no spaces (comma separated)" ;; esac
+	[ -x "$SB" ] || { log "no harness at $SB to check --harness-args: run make"; exit 2; }
+	IFS=, read -ra hargs <<<"$HARNESS_ARGS"
+	if ! herr=$("$SB" run --check-args --config "$CONFIG" --out result.json "${hargs[@]}" 2>&1 >/dev/null); then
+		usage_err "--harness-args: '$HARNESS_ARGS': ${herr%%$'\n'*}"
+	fi
+fi
 [ "$CHECK_ONLY" = 0 ] || exit 0
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
 [ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
@@ -266,9 +298,6 @@ bare-metal)
 	BZ=$KERNEL
 	KIND=custom ;;
 esac
-if [ "$KIND" != custom ] && [ "$VARIANT" != none ] && { [ "$PREEMPT" = none ] || [ "$PREEMPT" = voluntary ]; }; then
-	log "warning: Linux 7.3 on x86 offers only preempt=full|lazy (all four: --variant none); '$PREEMPT' will be refused by the guest"
-fi
 
 WORK=$(mktemp -d)
 QPID=""

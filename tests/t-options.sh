@@ -69,6 +69,46 @@ bad "--config: $TMP/empty.json: not JSON: no value" --config "$TMP/empty.json"
 bad "--config: $TMP/two.json: not JSON: 2 values, not one" --config "$TMP/two.json"
 bad "--also: $TMP/notjson.json:1:11: not JSON: Expected value before ','" --also "$TMP/notjson.json=$TMP/also.json"
 
+# --check-options (what scripts/slurm.sh and studies.sh ask of a plan's
+# vm_args) refuses what the build, the boot or the guest would refuse
+# later; an empty cache shows that nothing was built or fetched.  Before,
+# each of these passed it with exit 0.
+chk() { # chk EXPECTED-FIRST-LINE OPTION...
+	local want=$1 rc=0 got
+	shift
+	n=$((n + 1))
+	SLICEBENCH_CACHE="$TMP/cache" timeout 60 scripts/vm.sh --config configs/ci.json \
+		--out "$TMP/out.json" "$@" --check-options >"$TMP/o" 2>"$TMP/e" || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "vm.sh: $want" ] && [ ! -e "$TMP/out.json" ] &&
+		[ ! -s "$TMP/o" ] && [ ! -e "$TMP/cache" ]; then
+		ok "options: vm.sh --check-options $* -> exit 2, \"$got\""
+	else
+		notok "options: vm.sh --check-options $*: exit $rc, \"$got\" (wanted exit 2, \"vm.sh: $want\")"
+	fi
+}
+chk "--variant: no such variant 'bogus' (default, none, rt)" --variant bogus
+chk "--variant needs a value" --variant ''
+chk "--kernel: no such file: /nonexistent" --kernel /nonexistent
+none73="is not offered by Linux 7.3 on x86 (full and lazy only; all four with --kernel patched --variant none)"
+chk "--preempt: 'none' $none73" --preempt none
+chk "--preempt: 'voluntary' $none73" --kernel debian --preempt voluntary
+chk "--preempt: 'none' $none73" --variant rt --preempt none
+chk "--config: $TMP/notjson.json:1:11: not JSON: Expected value before ','" --config "$TMP/notjson.json"
+chk "--harness-args: '--bogus': run: unrecognized option '--bogus'" --harness-args --bogus
+chk "--harness-args: '--quiet,extra': slicebench run: unexpected argument" --harness-args --quiet,extra
+chk "--harness-args: '--dry-run': slicebench run: --dry-run writes no result" --harness-args --dry-run
+chk "--harness-args: '--quiet --force': no spaces (comma separated)" --harness-args '--quiet --force'
+# what the plans use passes
+n=$((n + 1))
+if SLICEBENCH_CACHE="$TMP/cache" timeout 60 scripts/vm.sh --config configs/ci.json --out "$TMP/out.json" \
+	--variant none --preempt none --harness-args --quiet,--meta,a=b --check-options 2>"$TMP/e" &&
+	[ ! -e "$TMP/cache" ]; then
+	ok "options: vm.sh --check-options with --variant none --preempt none --harness-args --quiet,--meta,a=b -> exit 0"
+else
+	notok "options: vm.sh --check-options with good values: \"$(head -n 1 "$TMP/e")\""
+fi
+
 studies() { # studies EXPECTED-FIRST-LINE OPTION...
 	local want=$1 rc=0 got
 	shift
