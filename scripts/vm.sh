@@ -45,7 +45,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
 (via a temp file and rename, only if the transfer was complete and valid).
 
   --config FILE         suite config (a configs/*.json file)
-  --out FILE            result JSON to write
+  --out FILE            result JSON to write (a new path or a regular file,
+                        replaced; checked before the build: if the write
+                        still fails, the guest's files are kept and named)
   --also CONFIG=OUT     one more config run in the same boot, after --config,
                         its result written to OUT with the same meta (each
                         run's rseq/stats are its own); repeatable
@@ -255,6 +257,18 @@ fi
 [ "$CHECK_ONLY" = 0 ] || exit 0
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
 [ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
+# Every output is checked now as vmmeta will write it at the end (the
+# harness's policy for `run --out`: only a new path or a regular file,
+# replaced as vm.sh passes --force), not after the build and the boot.
+check_out() { # check_out OPTION FILE
+	local err
+	err=$("$SB" vmmeta --check-out --out "$2" --force 2>&1 >/dev/null) ||
+		usage_err "$1: ${err#slicebench vmmeta: }"
+}
+check_out --out "$OUT"
+for o in "${ALSO_OUT[@]}"; do
+	check_out --also "$o"
+done
 # The default timeout grows with the config: a fixed 600 s killed a
 # 1080 s plan (configs/replicate/global-lock.json) halfway.  A config the
 # harness refuses here is refused in the guest too, with its message.
@@ -319,6 +333,23 @@ cleanup() {
 		cp -f "$WORK"/files/* "$KEEP"/ 2>/dev/null || true
 	fi
 	rm -rf "$WORK" ${BMDIR:+"$BMDIR"}
+}
+# keep_files WHY: a result that cannot be written where asked is not
+# thrown away with $WORK: the guest's files go to --keep DIR or to a new
+# directory, named with the command that merges them again.
+KEPT=""
+keep_files() {
+	log "$1"
+	if [ -z "$KEPT" ]; then
+		if [ -n "$KEEP" ]; then
+			KEPT=$KEEP
+		elif ! KEPT=$(mktemp -d "${TMPDIR:-/tmp}/slicebench-vm-files.XXXXXX") ||
+			! cp -a "$WORK/files/." "$KEPT/"; then
+			log "cannot keep the guest's files either"
+			return 0
+		fi
+	fi
+	log "the guest's files are kept in $KEPT (slicebench vmmeta --files $KEPT --out FILE --wall $elapsed writes the result)"
 }
 trap cleanup EXIT
 # The first SIGINT/SIGTERM asks the guest to stop (kernel/init reads
@@ -689,7 +720,7 @@ host=(--wall "$elapsed" --host-sched "$HOST_SCHED")
 [ "$CALIBRATE" = 0 ] || host+=(--calibrate)
 [ -z "$HOST_LOAD" ] || host+=(--host-load "$HOST_LOAD")
 if ! "$SB" vmmeta --files "$WORK/files" --out "$OUT" --force "${host[@]}"; then
-	log "cannot merge the VM meta into the guest's result"
+	keep_files "cannot merge the VM meta into the guest's result"
 	exit 1
 fi
 log "wrote $OUT"
@@ -711,7 +742,7 @@ for i in "${!ALSO_OUT[@]}"; do
 	elif "$SB" vmmeta --files "$d" --out "${ALSO_OUT[$i]}" --force "${host[@]}"; then
 		log "wrote ${ALSO_OUT[$i]}"
 	else
-		log "cannot merge the VM meta into the result of ${ALSO_CFG[$i]}"
+		keep_files "cannot merge the VM meta into the result of ${ALSO_CFG[$i]}"
 		gstatus=1
 	fi
 done

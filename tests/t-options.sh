@@ -109,6 +109,38 @@ else
 	notok "options: vm.sh --check-options with good values: \"$(head -n 1 "$TMP/e")\""
 fi
 
+# --out and each --also output are checked as the harness checks `run
+# --out` (only a new path or a regular file; vm.sh replaces a file, as it
+# passes --force to vmmeta) before anything starts: a stub QEMU on PATH
+# records any start.  Before, they were checked after the build and the
+# boot, and the refused write lost the guest's result.
+mkdir -p "$TMP/bin" "$TMP/outdir"
+printf '#!/bin/sh\necho "$*" >>"%s/qemu-ran"\nexit 1\n' "$TMP" >"$TMP/bin/qemu-system-x86_64"
+chmod +x "$TMP/bin/qemu-system-x86_64"
+: >"$TMP/bzImage"
+: >"$TMP/regular"
+outbad() { # outbad EXPECTED-FIRST-LINE OPTION...
+	local want=$1 rc=0 got
+	shift
+	n=$((n + 1))
+	PATH="$TMP/bin:$PATH" SLICEBENCH_CACHE="$TMP/cache" timeout 60 scripts/vm.sh --config configs/ci.json \
+		--kernel "$TMP/bzImage" --accel tcg "$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "vm.sh: $want" ] && [ ! -e "$TMP/qemu-ran" ] && [ ! -s "$TMP/o" ] &&
+		[ ! -e "$TMP/regular/x.json" ] && [ -z "$(ls -A "$TMP/outdir")" ]; then
+		ok "options: vm.sh $* -> exit 2 before QEMU, \"$got\""
+	else
+		notok "options: vm.sh $*: exit $rc, \"$got\"$([ ! -e "$TMP/qemu-ran" ] || echo ", QEMU started") (wanted exit 2, \"vm.sh: $want\")"
+	fi
+	rm -f "$TMP/qemu-ran"
+}
+outbad "--out: \"$TMP/regular/x.json\": $TMP/regular: Not a directory" --out "$TMP/regular/x.json"
+outbad "--out: \"$TMP/outdir\" is a directory: an output must be a new path or a regular file; anything else is never replaced" \
+	--out "$TMP/outdir"
+outbad "--out: \"$TMP/outdir/\": ends in '/'; an output must name a file" --out "$TMP/outdir/"
+outbad "--also: \"$TMP/outdir\" is a directory: an output must be a new path or a regular file; anything else is never replaced" \
+	--out "$TMP/new.json" --also "configs/ci.json=$TMP/outdir"
+
 studies() { # studies EXPECTED-FIRST-LINE OPTION...
 	local want=$1 rc=0 got
 	shift
