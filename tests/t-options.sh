@@ -141,6 +141,53 @@ outbad "--out: \"$TMP/outdir/\": ends in '/'; an output must name a file" --out 
 outbad "--also: \"$TMP/outdir\" is a directory: an output must be a new path or a regular file; anything else is never replaced" \
 	--out "$TMP/new.json" --also "configs/ci.json=$TMP/outdir"
 
+# kernel/build.sh: an option without its value ended in bash's own
+# "line 77: 2: --jobs needs a value" with exit 1, and --jobs took any
+# word (make then failed after the source was unpacked).  --print-path
+# keeps a value wrongly let through from building anything.
+build() { # build EXPECTED-FIRST-LINE OPTION...
+	local want=$1 rc=0 got
+	shift
+	n=$((n + 1))
+	SLICEBENCH_CACHE="$TMP/cache" timeout 60 kernel/build.sh --print-path "$@" >"$TMP/o" 2>"$TMP/e" || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "build.sh: $want" ] && [ ! -s "$TMP/o" ]; then
+		ok "options: build.sh $* -> exit 2, \"$got\""
+	else
+		notok "options: build.sh $*: exit $rc, \"$got\" (wanted exit 2, \"build.sh: $want\")"
+	fi
+}
+build "--jobs needs a value" --jobs
+build "--jobs needs a value" --jobs ""
+build "--kver needs a value" --kver
+build "--variant needs a value" --variant
+build "--ksrc needs a value" --ksrc
+build "--base-config needs a value" --base-config
+build "--jobs: '0' is not a whole number from 1 (decimal digits, no leading zero, at most 4)" --jobs 0
+build "--jobs: 'x2' is not a whole number from 1 (decimal digits, no leading zero, at most 4)" --jobs x2
+build "--jobs: '-3' is not a whole number from 1 (decimal digits, no leading zero, at most 4)" --jobs -3
+build "--jobs: '99999' is not a whole number from 1 (decimal digits, no leading zero, at most 4)" --jobs 99999
+
+# ./run.sh --replicate --out names a directory: a file there ended in
+# mkdir's own error with exit 1, after the dependencies and the build.
+runsh() { # runsh EXPECTED-FIRST-LINE OPTION...
+	local want=$1 rc=0 got
+	shift
+	n=$((n + 1))
+	timeout 120 ./run.sh "$@" >"$TMP/o" 2>"$TMP/e" </dev/null || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "run.sh: $want" ] && [ ! -s "$TMP/o" ] && [ -f "$TMP/rfile" ] &&
+		[ ! -s "$TMP/rfile" ]; then
+		ok "options: run.sh $* -> exit 2, \"$got\""
+	else
+		notok "options: run.sh $*: exit $rc, \"$got\" (wanted exit 2, \"run.sh: $want\")"
+	fi
+}
+: >"$TMP/rfile"
+runsh "--out $TMP/rfile: exists and is not a directory (--replicate writes a result per config into it)" \
+	--replicate --out "$TMP/rfile"
+runsh "--out $TMP/rfile/r: cannot create the directory: Not a directory" --replicate --out "$TMP/rfile/r"
+
 studies() { # studies EXPECTED-FIRST-LINE OPTION...
 	local want=$1 rc=0 got
 	shift
