@@ -141,6 +141,27 @@ outbad "--out: \"$TMP/outdir/\": ends in '/'; an output must name a file" --out 
 outbad "--also: \"$TMP/outdir\" is a directory: an output must be a new path or a regular file; anything else is never replaced" \
 	--out "$TMP/new.json" --also "configs/ci.json=$TMP/outdir"
 
+# scripts/slurm.sh checks a plan's vm_args with each VM kernel of the plan
+# (before: with vm.sh's default only, so --variant none passed for a
+# debian job).  --results under a regular file stops a plan wrongly let
+# through at its mkdir, before any task.
+plan() { # plan EXPECTED-FIRST-LINE PLAN-JSON
+	local want=$1 rc=0 got
+	n=$((n + 1))
+	printf '%s' "$2" >"$TMP/plan.json"
+	timeout 60 scripts/slurm.sh --local "$TMP/plan.json" --results "$TMP/regular/r" >"$TMP/o" 2>"$TMP/e" </dev/null || rc=$?
+	got=$(head -n 1 "$TMP/e")
+	if [ "$rc" = 2 ] && [ "$got" = "vm.sh: $want" ] && [ ! -s "$TMP/o" ]; then
+		ok "options: slurm.sh plan $2 -> exit 2, \"$got\""
+	else
+		notok "options: slurm.sh plan $2: exit $rc, \"$got\" (wanted exit 2, \"vm.sh: $want\")"
+	fi
+}
+plan "--variant: no such variant 'bogus' (default, none, rt)" \
+	'{"configs": ["configs/ci.json"], "kernels": ["host"], "vm_args": ["--variant", "bogus"]}'
+plan "--variant none needs --kernel patched (the variants are builds of kernel/build.sh)" \
+	'{"configs": ["configs/ci.json"], "kernels": ["host", "debian"], "vm_args": ["--variant", "none", "--preempt", "none"]}'
+
 # kernel/build.sh: an option without its value ended in bash's own
 # "line 77: 2: --jobs needs a value" with exit 1, and --jobs took any
 # word (make then failed after the source was unpacked).  --print-path
