@@ -59,6 +59,18 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# --replicate's --out is a directory, made before the dependencies and
+# the build: a file there ended in mkdir's own error after them
+if [ "$replicate" = 1 ] && [ -n "$out" ]; then
+	if [ -e "$out" ] && [ ! -d "$out" ]; then
+		echo "run.sh: --out $out: exists and is not a directory (--replicate writes a result per config into it)" >&2
+		exit 2
+	fi
+	if ! err=$(mkdir -p -- "$out" 2>&1); then
+		echo "run.sh: --out $out: cannot create the directory: ${err##*: }" >&2
+		exit 2
+	fi
+fi
 case "$mode" in
 vm) scripts/install-deps.sh vm ;;
 *) scripts/install-deps.sh run ;;

@@ -67,23 +67,31 @@ EOF
 
 log() { printf 'build.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+usage_err() { log "$*"; usage >&2; exit 2; }
+# value OPTION ARG...: the option's value is there and not empty
+value() { [ -n "${2:-}" ] || usage_err "$1 needs a value"; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kver) KVER=${2:?--kver needs a value}; shift 2 ;;
+	--kver) value "$@"; KVER=$2; shift 2 ;;
 	--kver=*) KVER=${1#*=}; shift ;;
-	--ksrc) KSRC=${2:?--ksrc needs a value}; shift 2 ;;
+	--ksrc) value "$@"; KSRC=$2; shift 2 ;;
 	--ksrc=*) KSRC=${1#*=}; shift ;;
-	--jobs) JOBS=${2:?--jobs needs a value}; shift 2 ;;
+	--jobs)
+		value "$@"
+		# make -j takes a count: anything else failed after the unpack
+		[[ "$2" =~ ^[1-9][0-9]{0,3}$ ]] ||
+			usage_err "--jobs: '$2' is not a whole number from 1 (decimal digits, no leading zero, at most 4)"
+		JOBS=$2; shift 2 ;;
 	--refresh) REFRESH=1; shift ;;
-	--variant) VARIANT=${2:?--variant needs a value}; shift 2 ;;
+	--variant) value "$@"; VARIANT=$2; shift 2 ;;
 	--variant=*) VARIANT=${1#*=}; shift ;;
 	--print-path) PRINT_ONLY=1; shift ;;
 	--print-dir) MODE=print-dir; shift ;;
 	--debian-image) MODE=debian-image; shift ;;
 	--prepare) MODE=prepare; shift ;;
 	--bare-metal) TARGET=bare-metal; shift ;;
-	--base-config) BASE_CONFIG=${2:?--base-config needs a value}; shift 2 ;;
+	--base-config) value "$@"; BASE_CONFIG=$2; shift 2 ;;
 	--base-config=*) BASE_CONFIG=${1#*=}; shift ;;
 	--localmodconfig) LOCALMOD=lsmod; shift ;;
 	--localmodconfig=*) LOCALMOD=${1#*=}; shift ;;

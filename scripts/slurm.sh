@@ -123,8 +123,13 @@ while IFS=$'\t' read -r k v; do
 done <<<"$tsv"
 if [ "${#vmargs[@]}" -gt 0 ]; then
 	cfg0=$(awk -F'\t' '$1 == "job" { print $6; exit }' <<<"$tsv")
-	scripts/vm.sh --config "$cfg0" --out check.json "${vmargs[@]}" --check-options ||
-		die "$plan: vm_args: refused by scripts/vm.sh (above)"
+	# with each VM kernel of the plan (what vm.sh allows depends on it:
+	# --preempt none, --variant), or vm.sh's default when it has none
+	kerns=$(awk -F'\t' '$1 == "job" && $4 != "host" && !seen[$4]++ { print $4 }' <<<"$tsv")
+	for k in ${kerns:-""}; do
+		scripts/vm.sh --config "$cfg0" --out check.json ${k:+--kernel "$k"} "${vmargs[@]}" --check-options ||
+			die "$plan: vm_args: refused by scripts/vm.sh${k:+ with kernel $k} (above)"
+	done
 fi
 [ "$ppart" = - ] && ppart=""
 mkdir -p "$pdir/logs"

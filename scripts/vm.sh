@@ -45,7 +45,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
 (via a temp file and rename, only if the transfer was complete and valid).
 
   --config FILE         suite config (a configs/*.json file)
-  --out FILE            result JSON to write
+  --out FILE            result JSON to write (a new path or a regular file,
+                        replaced; checked before the build: if the write
+                        still fails, the guest's files are kept and named)
   --also CONFIG=OUT     one more config run in the same boot, after --config,
                         its result written to OUT with the same meta (each
                         run's rseq/stats are its own); repeatable
@@ -64,8 +66,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --mem M               guest memory in MiB (default 1024)
   --preempt MODE        none|voluntary|full|lazy, passed as preempt=MODE.
                         7.3 on x86 offers only full and lazy (default lazy),
-                        the none variant all four; the guest fails the run
-                        if the mode did not take
+                        the none variant all four (none and voluntary are
+                        refused on the others); the guest fails the run if
+                        the mode did not take
   --slice-ext-nsec N    debugfs rseq/slice_ext_nsec in the guest (5000..50000;
                         up to 1000000 on the patched kernel)
   --timeout SECONDS     kill the guest after this long (default: 600 s for
@@ -76,7 +79,8 @@ Boots a guest kernel with an initramfs holding the harness, runs
   --trace               record the rseq_slice_* tracepoints in the guest
                         (patched kernel); the trace lands in --keep DIR
   --meta KEY=VALUE      extra --meta for the harness (no spaces)
-  --harness-args A,B    extra harness arguments, comma separated
+  --harness-args A,B    extra harness arguments, comma separated (checked
+                        first by slicebench run --check-args)
   --env NAME=VALUE      set NAME in the guest's environment (upper case, no
                         spaces; e.g. SLICEBENCH_NO_REEXEC=1)
   --keep DIR            keep the console log and raw channel in DIR
@@ -162,10 +166,31 @@ done
 [ -n "$OUT" ] || usage_err "--out is required"
 [ -f "$CONFIG" ] || usage_err "no such config: $CONFIG"
 case "$CONFIG" in *.json) ;; *) usage_err "--config must be a .json file" ;; esac
+# json_one OPTION FILE: FILE holds one JSON value, or exit 2 naming the
+# option, the file and jq's line and column.  A config that is not JSON
+# was found only by the harness in the guest, after the build and the boot.
+json_one() {
+	local n msg
+	command -v jq >/dev/null || { log "jq missing: apt-get install -y jq"; exit 2; }
+	if ! n=$(jq -s length -- "$2" 2>&1); then
+		msg=${n%%$'\n'*}
+		msg=${msg#jq: }
+		msg=${msg#error: }
+		msg=${msg#parse error: }
+		if [[ "$msg" =~ ^(.*)\ at\ line\ ([0-9]+),\ column\ ([0-9]+)$ ]]; then
+			usage_err "$1: $2:${BASH_REMATCH[2]}:${BASH_REMATCH[3]}: not JSON: ${BASH_REMATCH[1]}"
+		fi
+		usage_err "$1: $2: not JSON: $msg"
+	fi
+	[ "$n" != 0 ] || usage_err "$1: $2: not JSON: no value"
+	[ "$n" = 1 ] || usage_err "$1: $2: not JSON: $n values, not one"
+}
+json_one --config "$CONFIG"
 ALSO_CFG=() ALSO_OUT=()
 for a in "${ALSO[@]}"; do
 	case "$a" in *.json=?*) ;; *) usage_err "--also needs CONFIG.json=OUT: '$a'" ;; esac
 	[ -f "${a%%=*}" ] || usage_err "--also: no such config: ${a%%=*}"
+	json_one --also "${a%%=*}"
 	ALSO_CFG+=("${a%%=*}")
 	ALSO_OUT+=("${a#*=}")
 done
@@ -197,11 +222,53 @@ for kv in "${EXTRA_META[@]}"; do
 	case "$kv" in *=*) ;; *) usage_err "--meta needs KEY=VALUE: '$kv'" ;; esac
 	case "$kv" in *[[:space:]]*) usage_err "--meta value must not contain spaces: '$kv'" ;; esac
 done
+[ -n "$VARIANT" ] || usage_err "--variant needs a value"
 [ "$VARIANT" = default ] || [ "$KERNEL" = patched ] ||
 	usage_err "--variant $VARIANT needs --kernel patched (the variants are builds of kernel/build.sh)"
+# the variants are kernel/build.sh's, named as it names them
+if [ "$VARIANT" != default ] &&
+	{ [[ ! "$VARIANT" =~ ^[a-z0-9][a-z0-9-]*$ ]] || [ ! -d "$REPO/kernel/variants/$VARIANT" ]; }; then
+	usage_err "--variant: no such variant '$VARIANT' (default$(cd "$REPO/kernel/variants" && printf ', %s' *))"
+fi
+case "$KERNEL" in
+patched | debian | bare-metal) ;;
+*) [ -f "$KERNEL" ] || usage_err "--kernel: no such file: $KERNEL" ;;
+esac
+# Linux 7.3 on x86 offers preempt=none and voluntary no more (only with
+# PREEMPT_DYNAMIC's full and lazy); the none variant gives them back.  A
+# bzImage of the user's own is taken at its word.
+case "$KERNEL:$VARIANT:$PREEMPT" in
+patched:none:*) ;;
+patched:*:none | patched:*:voluntary | debian:*:none | debian:*:voluntary | bare-metal:*:none | bare-metal:*:voluntary)
+	usage_err "--preempt: '$PREEMPT' is not offered by Linux 7.3 on x86 (full and lazy only; all four with --kernel patched --variant none)" ;;
+esac
+# The harness's own parser checks --harness-args as the guest's init
+# passes them (split at commas, after the init's own arguments): an
+# unknown option, a stray word or one that writes no result would end the
+# guest's run after the build and the boot.
+if [ -n "$HARNESS_ARGS" ]; then
+	case "$HARNESS_ARGS" in *[[:space:]]*) usage_err "--harness-args: '$HARNESS_ARGS': no spaces (comma separated)" ;; esac
+	[ -x "$SB" ] || { log "no harness at $SB to check --harness-args: run make"; exit 2; }
+	IFS=, read -ra hargs <<<"$HARNESS_ARGS"
+	if ! herr=$("$SB" run --check-args --config "$CONFIG" --out result.json "${hargs[@]}" 2>&1 >/dev/null); then
+		usage_err "--harness-args: '$HARNESS_ARGS': ${herr%%$'\n'*}"
+	fi
+fi
 [ "$CHECK_ONLY" = 0 ] || exit 0
 command -v qemu-system-x86_64 >/dev/null || { log "qemu-system-x86_64 missing: apt-get install -y qemu-system-x86"; exit 2; }
 [ -x "$SB" ] || { log "no harness at $SB: run make"; exit 2; }
+# Every output is checked now as vmmeta will write it at the end (the
+# harness's policy for `run --out`: only a new path or a regular file,
+# replaced as vm.sh passes --force), not after the build and the boot.
+check_out() { # check_out OPTION FILE
+	local err
+	err=$("$SB" vmmeta --check-out --out "$2" --force 2>&1 >/dev/null) ||
+		usage_err "$1: ${err#slicebench vmmeta: }"
+}
+check_out --out "$OUT"
+for o in "${ALSO_OUT[@]}"; do
+	check_out --also "$o"
+done
 # The default timeout grows with the config: a fixed 600 s killed a
 # 1080 s plan (configs/replicate/global-lock.json) halfway.  A config the
 # harness refuses here is refused in the guest too, with its message.
@@ -245,9 +312,6 @@ bare-metal)
 	BZ=$KERNEL
 	KIND=custom ;;
 esac
-if [ "$KIND" != custom ] && [ "$VARIANT" != none ] && { [ "$PREEMPT" = none ] || [ "$PREEMPT" = voluntary ]; }; then
-	log "warning: Linux 7.3 on x86 offers only preempt=full|lazy (all four: --variant none); '$PREEMPT' will be refused by the guest"
-fi
 
 WORK=$(mktemp -d)
 QPID=""
@@ -269,6 +333,23 @@ cleanup() {
 		cp -f "$WORK"/files/* "$KEEP"/ 2>/dev/null || true
 	fi
 	rm -rf "$WORK" ${BMDIR:+"$BMDIR"}
+}
+# keep_files WHY: a result that cannot be written where asked is not
+# thrown away with $WORK: the guest's files go to --keep DIR or to a new
+# directory, named with the command that merges them again.
+KEPT=""
+keep_files() {
+	log "$1"
+	if [ -z "$KEPT" ]; then
+		if [ -n "$KEEP" ]; then
+			KEPT=$KEEP
+		elif ! KEPT=$(mktemp -d "${TMPDIR:-/tmp}/slicebench-vm-files.XXXXXX") ||
+			! cp -a "$WORK/files/." "$KEPT/"; then
+			log "cannot keep the guest's files either"
+			return 0
+		fi
+	fi
+	log "the guest's files are kept in $KEPT (slicebench vmmeta --files $KEPT --out FILE --wall $elapsed writes the result)"
 }
 trap cleanup EXIT
 # The first SIGINT/SIGTERM asks the guest to stop (kernel/init reads
@@ -639,7 +720,7 @@ host=(--wall "$elapsed" --host-sched "$HOST_SCHED")
 [ "$CALIBRATE" = 0 ] || host+=(--calibrate)
 [ -z "$HOST_LOAD" ] || host+=(--host-load "$HOST_LOAD")
 if ! "$SB" vmmeta --files "$WORK/files" --out "$OUT" --force "${host[@]}"; then
-	log "cannot merge the VM meta into the guest's result"
+	keep_files "cannot merge the VM meta into the guest's result"
 	exit 1
 fi
 log "wrote $OUT"
@@ -661,7 +742,7 @@ for i in "${!ALSO_OUT[@]}"; do
 	elif "$SB" vmmeta --files "$d" --out "${ALSO_OUT[$i]}" --force "${host[@]}"; then
 		log "wrote ${ALSO_OUT[$i]}"
 	else
-		log "cannot merge the VM meta into the result of ${ALSO_CFG[$i]}"
+		keep_files "cannot merge the VM meta into the result of ${ALSO_CFG[$i]}"
 		gstatus=1
 	fi
 done

@@ -69,6 +69,39 @@ want "metric: the last match wins (2e3 after 1.5)" "$(q last '.results[0].summar
 want "metric: a group that is not a number says what it matched" \
 	"$(q last '.results[1].reason')" = 'metric: the group matched "x", not a number'
 
+# A metric no reader can take (not finite, negative, or so large that
+# the statistics overflow) fails its run, naming the output's line and the
+# value as the program printed it.  Before: status ok and exit 0, and the
+# result then failed validate (nan and inf missing, -5 a negative mean,
+# 1e308 an infinite interval over two repetitions).
+rate='"metric": "^rate (.*)$"'
+run range '{"defaults": {"repetitions": 2, "events": [], "warmup_s": 0, "workload": "program"},
+ "runs": [{"command": ["printf", "start\\nrate nan\\n"], '"$rate"'}, {"command": ["echo", "rate inf"], '"$rate"'},
+          {"command": ["echo", "rate -5"], '"$rate"'}, {"command": ["echo", "rate 1e308"], '"$rate"'},
+          {"command": ["echo", "{\"r\": -2.5}"], "metric_json": "r"},
+          {"command": ["echo", "{\"r\": 1e308}"], "metric_json": "r"},
+          {"command": ["echo", "rate 1e15"], '"$rate"'},
+          {"command": ["echo", "took 1e-300"], "metric": "took (.*)", "metric_divides": 1000}]}'
+rmsg() { q range ".results[$1] | .status + \": \" + .reason"; }
+want "metric nan: failed, naming the line ($(rmsg 0))" \
+	"$(rmsg 0)" = 'failed: metric: "nan" on line 2 of the output ("rate nan") is not a finite number'
+want "metric inf: failed ($(rmsg 1))" \
+	"$(rmsg 1)" = 'failed: metric: "inf" on line 1 of the output ("rate inf") is not a finite number'
+want "metric -5: failed ($(rmsg 2))" \
+	"$(rmsg 2)" = 'failed: metric: "-5" on line 1 of the output ("rate -5") is negative'
+want "metric 1e308: failed ($(rmsg 3))" \
+	"$(rmsg 3)" = 'failed: metric: "1e308" on line 1 of the output ("rate 1e308") is above 1e15'
+want "metric_json -2.5: failed ($(rmsg 4))" \
+	"$(rmsg 4)" = 'failed: metric_json: "r" in the output is -2.5: negative'
+want "metric_json 1e308: failed ($(rmsg 5))" \
+	"$(rmsg 5)" = 'failed: metric_json: "r" in the output is 1e+308: above 1e15'
+want "metric_divides: 1000 / 1e-300 failed ($(rmsg 7))" \
+	"$(rmsg 7)" = 'failed: metric_divides: 1000 / 1e-300 = 1e+303, above 1e15'
+want "metric 1e15, the largest, is kept ($(q range '.results[6].status'))" \
+	"$(q range '.results[6].summary.ops_per_sec.median')" = 1000000000000000
+want "the result validates ($("$SB" validate "$TMP/range.json" 2>&1 | head -n 1))" \
+	"$("$SB" validate "$TMP/range.json" >/dev/null 2>&1; echo $?)" = 0
+
 run div '{"defaults": {"repetitions": 1, "events": []},
  "runs": [{"workload": "program", "command": ["echo", "total time: 0.25s"], "metric": "total time: +([0-9.]+)s", "metric_divides": 1000},
           {"workload": "program", "command": ["echo", "total time: 0s"], "metric": "total time: +([0-9.]+)s", "metric_divides": 1000}]}'

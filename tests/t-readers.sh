@@ -62,6 +62,42 @@ tamper primitives-bad '.results[0].summary = {"primitives": {"gettid": {"ns_per_
 tamper negative-hold '.results[0].summary.hold_ns.min = -1' \
 	"results[0].summary.hold_ns.min: must not be negative"
 
+# validate --strict also holds a result to what the harness writes: the
+# run keys in the key table's ranges and types, each repetition's rate its
+# ops over its window; and validate refuses negative slice counts, no
+# threads, no PUs and two results with one id.  Before: all accepted.
+# sbase: base with windows that match its rates (the fixture's do not).
+jq '.results[].repetitions[] |= (.wall_s = .ops / .ops_per_sec)' "$base" >"$TMP/sbase.json"
+check "validate --strict: base with matching windows is accepted ($("$SB" validate --strict "$TMP/sbase.json" 2>&1 | head -n 1))" \
+	"$SB" validate --strict "$TMP/sbase.json"
+# strict NAME BASE JQ MESSAGE: exit 2, the message with the file
+strict() {
+	local name=$1 from=$2 prog=$3 want=$4 rc
+	jq "$prog" "$from" >"$TMP/$name.json"
+	"$SB" validate --strict "$TMP/$name.json" >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "validate --strict: $name: exit 2 (got $rc): \"$(head -n 1 "$TMP/err")\"" test "$rc" -eq 2
+	check "validate --strict: $name: says \"$want\"" grep -qxF "slicebench validate: $TMP/$name.json: $want" "$TMP/err"
+}
+strict negative-grants results/reference/slice-durations-vm.json '.results[0].summary.slice.grants = -4' \
+	"results[0].summary.slice.grants: must not be negative (got -4)"
+strict negative-cs "$TMP/sbase.json" '.results[0].params.cs_ns = -100' \
+	"results[0].params.cs_ns: -100 is out of range 0..100000000 ns (got -100)"
+strict holder-string "$TMP/sbase.json" '.results[0].params.holder_trace_us = "5"' \
+	'results[0].params.holder_trace_us: must be an integer (got "5")'
+strict nthreads-0 "$TMP/sbase.json" '.results[0].nthreads = 0' \
+	"results[0].nthreads: must be a whole number >= 1 (got 0)"
+strict nthreads-negative "$TMP/sbase.json" '.results[1].nthreads = -2' \
+	"results[1].nthreads: must be a whole number >= 1 (got -2)"
+strict pus-0 "$TMP/sbase.json" '.meta.topology.pus = 0' \
+	"meta.topology.pus: must be a whole number >= 1 (got 0)"
+strict duplicate-id "$TMP/sbase.json" '.results[2].id = 0' \
+	"results[2].id: repeats the id of results[0] (got 0)"
+strict repetitions-1e9 "$TMP/sbase.json" '.results[0].params.repetitions = 1e9' \
+	"results[0].params.repetitions: 1000000000 is out of range 1..1000 (got 1000000000)"
+strict rate-x1e6 "$TMP/sbase.json" '.results[0].repetitions[1].ops_per_sec *= 1e6' \
+	"results[0].repetitions[1].ops_per_sec: is not ops / wall_s (994000) (got 994000000000)"
+
 # A bad file in a directory is named itself, with its own index.
 jq '.results[1].summary.ops_per_sec.min = -7' "$base" >"$TMP/dir/c.json"
 rm -f "$TMP/dir/b.json"

@@ -2,6 +2,7 @@
 #include "progmetric.h"
 
 #include <errno.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,9 +53,22 @@ int pm_check_path(const char *path, char *err, size_t len)
 	return 0;
 }
 
-static int number(const char *s, size_t n, double *v, char *err, size_t len)
+/* Why v is no metric (not finite, negative, above PM_MAX), or NULL. */
+static const char *out_of_range(double v)
+{
+	if (!isfinite(v))
+		return "not a finite number";
+	if (v < 0)
+		return "negative";
+	return v > PM_MAX ? "above 1e15" : NULL;
+}
+
+/* The number the group matched at s, n bytes into out; a value out of
+ * range is named with its line of the output, as printed. */
+static int number(const char *out, const char *s, size_t n, double *v, char *err, size_t len)
 {
 	char buf[64], *end;
+	const char *why;
 
 	if (n >= sizeof(buf))
 		n = sizeof(buf) - 1;
@@ -66,7 +80,20 @@ static int number(const char *s, size_t n, double *v, char *err, size_t len)
 		snprintf(err, len, "metric: the group matched \"%s\", not a number", buf);
 		return -1;
 	}
-	return 0;
+	if (!(why = out_of_range(*v)))
+		return 0;
+	const char *bol = s, *eol = strchr(s, '\n');
+	int line = 1;
+
+	while (bol > out && bol[-1] != '\n')
+		bol--;
+	for (const char *p = out; p < bol; p++)
+		line += *p == '\n';
+	if (!eol)
+		eol = s + strlen(s);
+	snprintf(err, len, "metric: \"%s\" on line %d of the output (\"%.*s\"%s) is %s", buf, line,
+		 eol - bol > 80 ? 80 : (int)(eol - bol), bol, eol - bol > 80 ? "..." : "", why);
+	return -1;
 }
 
 static int by_regex(const char *out, const char *regex, double *v, char *err, size_t len)
@@ -90,7 +117,7 @@ static int by_regex(const char *out, const char *regex, double *v, char *err, si
 		snprintf(err, len, "metric: /%s/ matched nothing in the program's output", regex);
 		return -1;
 	}
-	return number(out + last[1].rm_so, (size_t)(last[1].rm_eo - last[1].rm_so), v, err, len);
+	return number(out, out + last[1].rm_so, (size_t)(last[1].rm_eo - last[1].rm_so), v, err, len);
 }
 
 static int by_path(const char *out, const char *path, double *v, char *err, size_t len)
@@ -126,7 +153,12 @@ static int by_path(const char *out, const char *path, double *v, char *err, size
 	} else if (!cur) {
 		rc = -1;
 	} else {
-		*v = json_number_value(cur);
+		const char *why = out_of_range(*v = json_number_value(cur));
+
+		if (why) {
+			snprintf(err, len, "metric_json: \"%s\" in the output is %g: %s", path, *v, why);
+			rc = -1;
+		}
 	}
 	json_decref(root);
 	return rc;

@@ -360,6 +360,10 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 			st = "failed";
 			snprintf(err, sizeof(err), "metric_divides: the value found is %g, not > 0",
 				 acc.metric[k]);
+		} else if (pp.metric_divides > 0 && pp.metric_divides / acc.metric[k] > PM_MAX) {
+			st = "failed";
+			snprintf(err, sizeof(err), "metric_divides: %g / %g = %g, above 1e15",
+				 pp.metric_divides, acc.metric[k], pp.metric_divides / acc.metric[k]);
 		} else {
 			if (pp.metric_divides > 0) {
 				json_object_set_new(rj, "metric_found", json_real(acc.metric[k]));

@@ -42,6 +42,9 @@ static const struct cli_opt run_opts[] = {
 				  "warm-ups and repetitions (repetitions_max included)\n"
 				  "plan, run nothing (what scripts size timeouts by)" },
 	{ 'f', "force", NULL, "overwrite an existing --out file (a regular file only)" },
+	{ 'k', "check-args", NULL, "check the options of a run that writes a result\n"
+				   "and exit (0, or 2 naming the bad one), reading\n"
+				   "no file (scripts/vm.sh checks --harness-args so)" },
 	{ 'h', "help", NULL, "this text" },
 	{ 0 }
 };
@@ -143,7 +146,7 @@ static int cmd_run(int argc, char **argv)
 	/* Heap: argc is the user's (cleanup frees it on every return). */
 	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
 	char err[1024], defpath[512];
-	int quiet = 0, nmeta = 0, dry = 0, planned = 0, force = 0, c, rc;
+	int quiet = 0, nmeta = 0, dry = 0, planned = 0, force = 0, check = 0, c, rc;
 
 	if (!metas)
 		return 1;
@@ -156,16 +159,25 @@ static int cmd_run(int argc, char **argv)
 		case 'n': dry = 1; break;
 		case 'p': dry = planned = 1; break;
 		case 'f': force = 1; break;
+		case 'k': check = 1; break;
 		}
 	}
+	/* --check-args: the arguments of a run that must leave a result (the
+	 * guest's), so --help, --dry-run and --planned-s are refused too. */
+	if (!c && check && !rc)
+		return cli_misuse(&run_cmd, "--help writes no result");
 	if (!c)
 		return rc;
+	if (check && dry)
+		return cli_misuse(&run_cmd, "%s writes no result", planned ? "--planned-s" : "--dry-run");
 	/* Armed before anything else: a signal during the config load or the
 	 * first run's start is the same request as one later. */
 	sig_install();
 	if (!config || optind != argc)
 		return cli_misuse(&run_cmd, "%s",
 				  config ? "unexpected argument" : "--config FILE is required");
+	if (check)
+		return 0;
 	if (topo_init(err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;

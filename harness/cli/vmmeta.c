@@ -42,6 +42,9 @@ static const struct cli_opt vmmeta_opts[] = {
 				  "calibration.json, meta.vm.calibration says so" },
 	{ 'l', "host-load", "LINE", "the host's /proc/loadavg when the guest began\n"
 				    "calibrating (meta.vm.calibration.host_load)" },
+	{ 'k', "check-out", NULL, "check --out as the merge would and exit (0, or 2\n"
+				  "naming why), reading nothing: scripts/vm.sh\n"
+				  "does so before the build and the boot" },
 	{ 'h', "help", NULL, "this text" },
 	{ 0 }
 };
@@ -237,7 +240,7 @@ int cmd_vmmeta(int argc, char **argv)
 	struct vm_host h = { 0 };
 	const char *wall = NULL, *userspace = NULL;
 	char err[PATH_MAX + 512], path[PATH_MAX]; /* room for a path of DIR and why */
-	int absent, c, rc;
+	int absent, check = 0, c, rc;
 	json_t *doc = NULL;
 
 	while ((c = cli_next(argc, argv, &vmmeta_cmd, &rc)) > 0) {
@@ -252,10 +255,21 @@ int cmd_vmmeta(int argc, char **argv)
 		case 's': h.sched = optarg; break;
 		case 'c': h.calibrate = 1; break;
 		case 'l': h.load = optarg; break;
+		case 'k': check = 1; break;
 		}
 	}
 	if (!c)
 		return rc;
+	if (check) {
+		if (!h.out || optind != argc)
+			return cli_misuse(&vmmeta_cmd, "%s", optind != argc ? "unexpected argument"
+							: "--check-out needs --out");
+		if (res_check_out(h.out, h.force, err, sizeof(err))) {
+			fprintf(stderr, "slicebench vmmeta: %s\n", err);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
 	if (!h.dir || !h.out || !wall || optind != argc)
 		return cli_misuse(&vmmeta_cmd, "%s", optind != argc ? "unexpected argument"
 						: "--files, --out and --wall are required");

@@ -14,6 +14,7 @@
 #include "fldcheck.h"
 #include "resload.h"
 
+#include "../core/keys.h"
 #include "../lib/fields.h"
 
 struct vctx {
@@ -328,6 +329,71 @@ static void check_extension(struct vctx *c, size_t i, const json_t *r)
 		verr(c, i, path, "harmonic_mean is above the arithmetic mean");
 }
 
+/* --strict: the run's parameters against the key table (core/keys.c), as
+ * the config loader checked them: a result edited or written elsewhere may
+ * hold what no config could (cs_ns -100, repetitions 1e9, holder_trace_us
+ * "5").  Workload keys (`slicebench list`) are their workload's.  Not for
+ * the readers: a result built for a test (5,000 repetitions) is read. */
+static void check_params(struct vctx *c, size_t i, const json_t *r)
+{
+	const json_t *params = json_object_get(r, fld_r_params), *v, *sv;
+	const char *name, *sub;
+	char p[160], msg[160];
+
+	json_object_foreach((json_t *)params, name, v) {
+		const struct key_desc *k = key_find(run_keys, name);
+
+		if (!k || (json_is_null(v) && !strcmp(k->def, "null")))
+			continue; /* null: the workload's own (lock, policy, dry, victim) */
+		snprintf(p, sizeof(p), "%s.%s", fld_r_params, name);
+		if (k->type != KT_OBJ || !json_is_object(v)) {
+			if (key_check(k, v, msg, sizeof(msg)))
+				verr(c, i, p, msg);
+			continue;
+		}
+		json_object_foreach((json_t *)v, sub, sv) {
+			const struct key_desc *sk = k->sub ? key_find(k->sub, sub) : NULL;
+
+			snprintf(p, sizeof(p), "%s.%s.%s", fld_r_params, name, sub);
+			if (sk && key_check(sk, sv, msg, sizeof(msg)))
+				verr(c, i, p, msg);
+		}
+	}
+}
+
+/* The loop's slice counts: events counted, never negative. */
+static void check_slice(struct vctx *c, size_t i, const json_t *r)
+{
+	const char *const counts[] = { fld_s_slice_req, fld_s_slice_grants, fld_s_slice_yields,
+				       fld_s_grants_k, fld_s_yields_k, fld_s_grants_k_c };
+
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		const json_t *v = res_get(r, counts[k]);
+
+		if (json_is_number(v) && !(json_number_value(v) >= 0))
+			verr(c, i, counts[k], "must not be negative");
+	}
+}
+
+/* --strict: a repetition's rate is its ops over its window (summary.c); a
+ * rate that is not, by more than rounding, was edited (as the tests edit
+ * the rates they compare, so not for the readers). */
+static void check_rate(struct vctx *c, size_t i, size_t k, const json_t *rep)
+{
+	const json_t *o = json_object_get(rep, fld_ops), *w = json_object_get(rep, fld_wall_s);
+	double rate = json_number_value(json_object_get(rep, fld_ops_per_sec));
+	double want = json_number_value(o) / json_number_value(w);
+	char p[160], msg[96];
+
+	if (!json_is_number(o) || !json_is_number(w) || !(json_number_value(w) > 0) ||
+	    !json_is_number(json_object_get(rep, fld_ops_per_sec)) ||
+	    fabs(rate - want) <= 1e-6 * fmax(fabs(rate), fabs(want)))
+		return;
+	snprintf(p, sizeof(p), "repetitions[%zu].%s", k, fld_ops_per_sec);
+	snprintf(msg, sizeof(msg), "is not ops / wall_s (%.17g)", want);
+	verr(c, i, p, msg);
+}
+
 static void check_result(struct vctx *c, size_t i, const json_t *r)
 {
 	static const char *const statuses[] = { "ok", "unsupported", "failed", "interrupted" };
@@ -342,6 +408,13 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	}
 	/* the table's types and required fields first */
 	c->errors += fld_check_result(r, c->strict, table_defect, c);
+	if (c->strict)
+		check_params(c, i, r);
+	const json_t *nt = json_object_get(r, fld_r_nthreads);
+	double n = json_number_value(nt);
+
+	if (json_is_number(nt) && !(n >= 1 && n == floor(n)))
+		verr(c, i, fld_r_nthreads, "must be a whole number >= 1");
 	if (strcmp(st, "ok")) {
 		const char *why = res_str(r, fld_r_reason, "");
 
@@ -401,6 +474,7 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	if (res_get(r, fld_s_victim))
 		need_pct(c, i, r, fld_s_victim);
 	check_extension(c, i, r);
+	check_slice(c, i, r);
 	size_t k;
 	const json_t *rep;
 
@@ -418,6 +492,8 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 		snprintf(p, sizeof(p), "repetitions[%zu].%s", k, fld_ops);
 		if (ops < 0)
 			verr(c, i, p, "must be a number >= 0");
+		if (c->strict)
+			check_rate(c, i, k, rep);
 		const json_t *th = json_object_get(rep, fld_threads), *t;
 		double sum = 0;
 		size_t j;
@@ -432,18 +508,73 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 	}
 }
 
+struct id_at {
+	const char *file; /* a directory's files are merged: ids repeat across them */
+	double id;
+	size_t i;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+	int f = strcmp(x->file, y->file);
+
+	if (f)
+		return f;
+	return x->id < y->id ? -1 : x->id > y->id ? 1 : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* --strict: each result's id is its run's number in the suite, no two of
+ * one file the same (the tests' hand-built results repeat one result, as
+ * the readers take them). */
+static void check_ids(struct vctx *c, const json_t *results)
+{
+	size_t n = json_array_size(results), m = 0, k;
+	struct id_at *ids = calloc(n ? n : 1, sizeof(*ids));
+	const json_t *r;
+	char msg[96];
+
+	if (!ids)
+		return;
+	json_array_foreach(results, k, r) {
+		const json_t *id = json_object_get(r, fld_r_id);
+
+		if (json_is_number(id))
+			ids[m++] = (struct id_at){ res_str(r, fld_r_file, ""), json_number_value(id), k };
+	}
+	qsort(ids, m, sizeof(*ids), by_id);
+	for (k = 1; k < m; k++) {
+		if (ids[k].id != ids[k - 1].id || strcmp(ids[k].file, ids[k - 1].file))
+			continue;
+		const json_t *first = json_object_get(json_array_get(results, ids[k - 1].i), fld_r_index);
+
+		c->r = json_array_get(results, ids[k].i);
+		snprintf(msg, sizeof(msg), "repeats the id of results[%zu]",
+			 json_is_integer(first) ? (size_t)json_integer_value(first) : ids[k - 1].i);
+		verr(c, ids[k].i, fld_r_id, msg);
+	}
+	free(ids);
+}
+
 size_t res_check_doc(const json_t *doc, int strict, const char *who, const char *file,
 		     FILE *out)
 {
 	struct vctx c = { who, file, out, NULL, 0, 0, strict };
 	size_t i;
-	const json_t *r;
+	const json_t *r, *pus = res_get(json_object_get(doc, "meta"), fld_m_pus);
 
 	c.errors = fld_check_envelope(doc, strict, envelope_defect, &c);
+	if (json_is_number(pus) &&
+	    !(json_number_value(pus) >= 1 && json_number_value(pus) == floor(json_number_value(pus)))) {
+		envelope_defect(&c, "meta.topology.pus", pus, "must be a whole number >= 1");
+		c.errors++;
+	}
 	json_array_foreach(json_object_get(doc, fld_results), i, r) {
 		c.r = r;
 		c.i = i;
 		check_result(&c, i, r);
 	}
+	if (strict)
+		check_ids(&c, json_object_get(doc, fld_results));
 	return c.errors;
 }
