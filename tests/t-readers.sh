@@ -79,7 +79,7 @@ strict() {
 	check "validate --strict: $name: exit 2 (got $rc): \"$(head -n 1 "$TMP/err")\"" test "$rc" -eq 2
 	check "validate --strict: $name: says \"$want\"" grep -qxF "slicebench validate: $TMP/$name.json: $want" "$TMP/err"
 }
-strict negative-grants results/reference/slice-durations-vm.json '.results[0].summary.slice.grants = -4' \
+strict negative-grants "$(ref_json slice-durations-vm)" '.results[0].summary.slice.grants = -4' \
 	"results[0].summary.slice.grants: must not be negative (got -4)"
 strict negative-cs "$TMP/sbase.json" '.results[0].params.cs_ns = -100' \
 	"results[0].params.cs_ns: -100 is out of range 0..100000000 ns (got -100)"
