@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "autorep.h"
 #include "../os/knobs.h"
 #include "../os/signals.h"
 #include "../os/reap.h"
@@ -26,17 +27,14 @@
 #define STALL_SLACK_NS 500000000ull
 #define POLL_SLICE_NS 1000000000ull
 
-double iso_planned_s(const json_t *p)
+double iso_planned_s(const json_t *params)
 {
-	/* with ci_target_pct the run may go on to repetitions_max */
-	double n = (double)json_integer_value(json_object_get(p, "repetitions"));
-	double mx = (double)json_integer_value(json_object_get(p, "repetitions_max"));
+	struct run_params p;
 
-	if (json_number_value(json_object_get(p, "ci_target_pct")) > 0 && mx > n)
-		n = mx;
-	return n *
-	       (json_number_value(json_object_get(p, "warmup_s")) +
-		json_number_value(json_object_get(p, "duration_s")));
+	/* The run's own count (autorep_cap): with ci_target_pct it may go on
+	 * to repetitions_max, and it makes at least two. */
+	run_params_parse(params, &p);
+	return autorep_cap(&p) * (p.warmup_s + p.duration_s);
 }
 
 double iso_timeout_s(const json_t *p)
