@@ -66,10 +66,8 @@ static const struct cli_cmd run_cmd = {
 	.more = run_more,
 };
 
-static const char *param_str(const json_t *p, const char *k, char *buf, size_t len)
+static const char *value_str(const json_t *v, char *buf, size_t len)
 {
-	json_t *v = json_object_get(p, k);
-
 	if (json_is_string(v))
 		return json_string_value(v);
 	if (json_is_integer(v))
@@ -79,15 +77,18 @@ static const char *param_str(const json_t *p, const char *k, char *buf, size_t l
 	return buf;
 }
 
+static const char *param_str(const json_t *p, const char *k, char *buf, size_t len)
+{
+	return value_str(json_object_get(p, k), buf, len);
+}
+
 static void describe(const struct cfg_run *r, char *buf, size_t len)
 {
-	char a[32], b[32], c[32];
+	char a[32];
 
-	snprintf(buf, len, "%s threads=%s cs_ns=%s think_ns=%s pin=%s", r->ops->name,
-		 param_str(r->params, "threads", a, sizeof(a)),
-		 param_str(r->params, "cs_ns", b, sizeof(b)),
-		 param_str(r->params, "think_ns", c, sizeof(c)),
-		 json_string_value(json_object_get(r->params, "pin")));
+	snprintf(buf, len, "%s threads=%s cs_ns=%lld think_ns=%lld pin=%s", r->ops->name,
+		 value_str(r->p.threads, a, sizeof(a)), (long long)r->p.cs_ns,
+		 (long long)r->p.think_ns, r->p.pin);
 }
 
 static void print_table(const json_t *results)
@@ -180,7 +181,7 @@ static int cmd_run(int argc, char **argv)
 	double left = 0;
 
 	for (size_t i = 0; i < s.nruns; i++)
-		left += iso_planned_s(s.runs[i].params);
+		left += iso_planned_s(&s.runs[i].p);
 	if (planned) {
 		printf("%.0f\n", left);
 		cfg_free(&s);
@@ -271,7 +272,7 @@ static int cmd_run(int argc, char **argv)
 			il_run_point(il, &s, i, done);
 		for (size_t j = i; j < s.nruns; j++)
 			if (!counted[j] && (j == i || (done && done[j]))) {
-				double p = iso_planned_s(s.runs[j].params);
+				double p = iso_planned_s(&s.runs[j].p);
 
 				left -= p;
 				planned_done += p;

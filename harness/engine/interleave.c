@@ -262,11 +262,8 @@ static void pair_arms(struct il_arm *arms, size_t n)
 {
 	for (size_t j = 0; j < n; j++) {
 		struct il_arm *a = &arms[j];
-		struct run_params p;
-
 		a->partner = -1;
-		run_params_parse(a->run->params, &p);
-		aastop_plan(&p, &a->plan);
+		aastop_plan(&a->run->p, &a->plan);
 		a->dry = a->run->ops->dry;
 	}
 	for (size_t j = 0; j < n; j++) {
@@ -469,7 +466,7 @@ void il_run_point(struct il_order *o, const struct cfg_suite *s, size_t first, j
 		const struct cfg_run *r = &s->runs[ord[j]];
 
 		arms[j] = (struct il_arm){ .run = r, .id = ord[j], .go = -1, .ack = -1, .out = -1,
-					   .limit = iso_timeout_s(r->params) };
+					   .limit = iso_timeout_s(&r->p) };
 	}
 	pair_arms(arms, n);
 	json_t *rounds = json_array();
