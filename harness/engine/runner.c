@@ -21,7 +21,7 @@
 #include "../os/counters.h"
 #include "drift.h"
 #include "../os/holdtrace.h"
-#include "interleave.h"
+#include "gate.h"
 #include "../core/policy.h"
 #include "../os/slicetrace.h"
 #include "../lib/stats.h"
@@ -254,15 +254,6 @@ static int rep_join(struct rep *r, uint64_t grace_ns)
 		return -1;
 	pthread_barrier_destroy(&r->gate);
 	return 0;
-}
-
-uint64_t rep_total_ops(const struct rep *r)
-{
-	uint64_t sum = 0;
-
-	for (unsigned i = 0; i < r->n; i++)
-		sum += r->w[i].t.total_ops;
-	return sum;
 }
 
 int runner_torture(const struct workload_ops *ops, const json_t *params,
