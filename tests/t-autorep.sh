@@ -75,3 +75,23 @@ jq '.defaults.ci_target_pct = 0' "$TMP/own.json" >"$TMP/noci.json"
 rc=$?
 check "autorep: check_margin_pct without ci_target_pct is refused with exit 2" \
 	test "$rc" = 2 -a -n "$(grep -F 'ci_target_pct > 0' "$TMP/err")" -a ! -e "$TMP/noci.out.json"
+
+# The plan counts the repetitions the run makes: a target makes at least
+# two, even when repetitions and repetitions_max say one, so --planned-s
+# (the ETA, the watchdog) must count two.  One second a repetition keeps
+# the rounded seconds apart.
+cat >"$TMP/one.json" <<'CFG'
+{ "name": "autorep-one",
+  "defaults": { "duration_s": 0.9, "warmup_s": 0.1, "repetitions": 1, "ci_target_pct": 100,
+                "repetitions_max": 1, "cs_ns": 1000, "think_ns": 1000, "events": [] },
+  "runs": [ { "workload": "spin-tas", "threads": 1, "pin": "compact" } ] }
+CFG
+plan=$("$SB" run -c "$TMP/one.json" --planned-s 2>"$TMP/err")
+if ! "$SB" run -c "$TMP/one.json" --out "$TMP/one.out.json" --quiet 2>"$TMP/err"; then
+	notok "autorep: the repetitions_max 1 run failed: $(cat "$TMP/err")"
+else
+	made=$(jq '[.results[] | (.repetitions | length) * (.params.warmup_s + .params.duration_s)]
+		   | add | round' "$TMP/one.out.json")
+	check "autorep: --planned-s with a target and repetitions_max 1 plans the ${made} s the run makes (planned ${plan} s)" \
+		test "$plan" = "$made" -a "$made" = 2
+fi

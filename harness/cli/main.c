@@ -10,16 +10,13 @@
 #include "catalog.h"
 #include "../lib/cliopt.h"
 #include "../engine/config.h"
-#include "../os/counters.h"
 #include "../lib/fields.h"
 #include "../engine/interleave.h"
-#include "../engine/isolate.h"
 #include "../core/keys.h"
 #include "../engine/results.h"
+#include "../engine/suite.h"
 #include "../os/signals.h"
-#include "../os/timing.h"
 #include "../os/slice.h"
-#include "../os/reap.h"
 #include "ready.h"
 #include "../os/sysinfo.h"
 #include "../os/topo.h"
@@ -82,17 +79,6 @@ static const char *param_str(const json_t *p, const char *k, char *buf, size_t l
 	return buf;
 }
 
-static void describe(const struct cfg_run *r, char *buf, size_t len)
-{
-	char a[32], b[32], c[32];
-
-	snprintf(buf, len, "%s threads=%s cs_ns=%s think_ns=%s pin=%s", r->ops->name,
-		 param_str(r->params, "threads", a, sizeof(a)),
-		 param_str(r->params, "cs_ns", b, sizeof(b)),
-		 param_str(r->params, "think_ns", c, sizeof(c)),
-		 json_string_value(json_object_get(r->params, "pin")));
-}
-
 static void print_table(const json_t *results)
 {
 	size_t i;
@@ -140,201 +126,168 @@ static void free_metas(char ***p)
 	free(*p);
 }
 
-static int cmd_run(int argc, char **argv)
-{
-	const char *config = NULL, *out = NULL;
-	/* Heap: argc is the user's (cleanup frees it on every return). */
-	char **metas __attribute__((cleanup(free_metas))) = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
-	char err[1024], defpath[512];
-	int quiet = 0, nmeta = 0, dry = 0, planned = 0, force = 0, check = 0, c, rc;
+/* What `run` was asked: its options, and the default name's state. */
+struct run_args {
+	const char *config, *out;
+	char **metas;
+	int nmeta, quiet, dry, planned, force, check;
+	int seq; /* > 0: the default name, -<seq> when taken */
+	char defpath[512];
+};
 
-	if (!metas)
-		return 1;
+/* The options; -1 to go on, else the verb's exit status. */
+static int run_parse(int argc, char **argv, struct run_args *a)
+{
+	int c, rc;
+
 	while ((c = cli_next(argc, argv, &run_cmd, &rc)) > 0) {
 		switch (c) {
-		case 'c': config = optarg; break;
-		case 'o': out = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'm': metas[nmeta++] = optarg; break;
-		case 'n': dry = 1; break;
-		case 'p': dry = planned = 1; break;
-		case 'f': force = 1; break;
-		case 'k': check = 1; break;
+		case 'c': a->config = optarg; break;
+		case 'o': a->out = optarg; break;
+		case 'q': a->quiet = 1; break;
+		case 'm': a->metas[a->nmeta++] = optarg; break;
+		case 'n': a->dry = 1; break;
+		case 'p': a->dry = a->planned = 1; break;
+		case 'f': a->force = 1; break;
+		case 'k': a->check = 1; break;
 		}
 	}
 	/* --check-args: the arguments of a run that must leave a result (the
 	 * guest's), so --help, --dry-run and --planned-s are refused too. */
-	if (!c && check && !rc)
+	if (!c && a->check && !rc)
 		return cli_misuse(&run_cmd, "--help writes no result");
 	if (!c)
 		return rc;
-	if (check && dry)
-		return cli_misuse(&run_cmd, "%s writes no result", planned ? "--planned-s" : "--dry-run");
+	if (a->check && a->dry)
+		return cli_misuse(&run_cmd, "%s writes no result", a->planned ? "--planned-s" : "--dry-run");
 	/* Armed before anything else: a signal during the config load or the
 	 * first run's start is the same request as one later. */
 	sig_install();
-	if (!config || optind != argc)
+	if (!a->config || optind != argc)
 		return cli_misuse(&run_cmd, "%s",
-				  config ? "unexpected argument" : "--config FILE is required");
-	if (check)
-		return 0;
+				  a->config ? "unexpected argument" : "--config FILE is required");
+	return a->check ? 0 : -1;
+}
+
+static int run_load(const struct run_args *a, struct cfg_suite *s)
+{
+	char err[1024];
+
 	if (topo_init(err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;
 	}
-	struct cfg_suite s;
-
-	if (cfg_load(config, &s, err, sizeof(err))) {
+	if (cfg_load(a->config, s, err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
-		cfg_free(&s);
 		return EXIT_USAGE;
 	}
-	double left = 0;
+	return 0;
+}
 
-	for (size_t i = 0; i < s.nruns; i++)
-		left += iso_planned_s(s.runs[i].params);
-	if (planned) {
+/* --planned-s: the seconds; --dry-run: the expanded runs. */
+static void run_dry(const struct run_args *a, const struct cfg_suite *s)
+{
+	double left = suite_planned_s(s);
+
+	if (a->planned) {
 		printf("%.0f\n", left);
-		cfg_free(&s);
-		return 0;
+		return;
 	}
-	if (dry) {
-		for (size_t i = 0; i < s.nruns; i++) {
-			char *p = json_dumps(s.runs[i].params, JSON_COMPACT | JSON_SORT_KEYS);
+	for (size_t i = 0; i < s->nruns; i++) {
+		char *p = json_dumps(s->runs[i].params, JSON_COMPACT | JSON_SORT_KEYS);
 
-			printf("%zu %s %s\n", i, s.runs[i].ops->name, p);
-			free(p);
-		}
-		if (s.interleave)
-			fprintf(stderr, "%zu runs in %zu interleaved points, %.0f s planned\n",
-				s.nruns, il_points(&s), left);
-		else
-			fprintf(stderr, "%zu runs, %.0f s planned\n", s.nruns, left);
-		cfg_free(&s);
-		return 0;
+		printf("%zu %s %s\n", i, s->runs[i].ops->name, p);
+		free(p);
 	}
-	json_t *doc = res_new(s.root, config);
+	if (s->interleave)
+		fprintf(stderr, "%zu runs in %zu interleaved points, %.0f s planned\n", s->nruns,
+			il_points(s), left);
+	else
+		fprintf(stderr, "%zu runs, %.0f s planned\n", s->nruns, left);
+}
 
-	for (int i = 0; i < nmeta; i++)
-		if (res_meta_set(doc, metas[i], err, sizeof(err))) {
-			fprintf(stderr, "slicebench: %s\n", err);
-			json_decref(doc);
-			cfg_free(&s);
-			return EXIT_USAGE;
-		}
-	int seq = 0; /* > 0: the default name, -<seq> when taken */
+/* The result document with its --meta, and the --out path checked (or
+ * the first free default name); NULL after saying why. */
+static json_t *run_doc(struct run_args *a, const struct cfg_suite *s)
+{
+	char err[1024];
+	json_t *doc = res_new(s->root, a->config);
 
-	if (!out) {
+	for (int i = 0; i < a->nmeta; i++)
+		if (res_meta_set(doc, a->metas[i], err, sizeof(err)))
+			goto fail;
+	if (!a->out) {
 		struct stat st;
 
 		do
-			res_default_path(doc, ++seq, defpath, sizeof(defpath));
-		while (!lstat(defpath, &st) && seq < MAX_DEFAULT_SEQ);
-		out = defpath;
+			res_default_path(doc, ++a->seq, a->defpath, sizeof(a->defpath));
+		while (!lstat(a->defpath, &st) && a->seq < MAX_DEFAULT_SEQ);
+		a->out = a->defpath;
 	}
-	if (res_check_out(out, force, err, sizeof(err))) {
-		fprintf(stderr, "slicebench: %s\n", err);
-		json_decref(doc);
-		cfg_free(&s);
-		return EXIT_USAGE;
-	}
-	json_object_set_new(json_object_get(doc, "meta"), "perf_keys", cnt_keys_hold());
-	json_t *results = json_object_get(doc, "results");
+	if (!res_check_out(a->out, a->force, err, sizeof(err)))
+		return doc;
+fail:
+	fprintf(stderr, "slicebench: %s\n", err);
+	json_decref(doc);
+	return NULL;
+}
 
-	/* The ETA is the planned windows left, scaled by how long the runs so
-	 * far took against their plan: set-up, calibration and a slow guest
-	 * add to every run, and the first run measures how much. */
-	double t_start = tm_now_ns() / 1e9, planned_done = 0;
-	/* Interleaved: a point's arms all run at its first run, and each
-	 * result waits in done[] for its place among the results. */
-	struct il_order *il = s.interleave ? il_new(s.seed) : NULL;
-	json_t **done = il ? calloc(s.nruns, sizeof(*done)) : NULL;
-	/* Runs whose windows the ETA has counted: a point's arms at once. */
-	unsigned char *counted = calloc(s.nruns + 1, 1);
-
-	if ((s.interleave && !done) || !counted)
-		abort();
-	if (il)
-		json_object_set_new(json_object_get(doc, "meta"), "interleave", il_meta(il));
-	/* What a killed run's programs leave comes here, to be killed (reap.h). */
-	if (reap_become())
-		fprintf(stderr, "slicebench: warning: PR_SET_CHILD_SUBREAPER: %s: processes a "
-				"killed run's programs leave may outlive it\n", strerror(errno));
-	for (size_t i = 0; i < s.nruns; i++) {
-		char d[256];
-
-		/* The run in flight is marked "interrupted" (under interleave,
-		 * every arm of its point), the ones not started are left out. */
-		if (sig_pending() && !(done && done[i])) {
-			if (!done)
-				break;
-			continue;
-		}
-		describe(&s.runs[i], d, sizeof(d));
-		if (!quiet && !(done && done[i])) {
-			double eta = left;
-
-			if (planned_done > 0)
-				eta = left * (tm_now_ns() / 1e9 - t_start) / planned_done;
-			fprintf(stderr, "[%zu/%zu] %s%s (ETA %.0f s)\n", i + 1, s.nruns, d,
-				done ? " and its point's arms, interleaved" : "", eta);
-		}
-		if (done && !done[i])
-			il_run_point(il, &s, i, done);
-		for (size_t j = i; j < s.nruns; j++)
-			if (!counted[j] && (j == i || (done && done[j]))) {
-				double p = iso_planned_s(s.runs[j].params);
-
-				left -= p;
-				planned_done += p;
-				counted[j] = 1;
-			}
-		json_t *r = done ? done[i] : iso_run(&s.runs[i]);
-
-		json_object_set_new(r, "id", json_integer((json_int_t)i));
-		if (s.runs[i].label)
-			json_object_set_new(r, "label", json_string(s.runs[i].label));
-		json_array_append_new(results, r);
-		const char *st = json_string_value(json_object_get(r, "status"));
-
-		if (!quiet && strcmp(st, "ok"))
-			fprintf(stderr, "        %s: %s\n", st,
-				json_string_value(json_object_get(r, "reason")));
-	}
-	free(done);
-	free(counted);
-	il_free(il);
-	cnt_keys_release();
-	int sig = sig_pending();
-
-	if (sig)
-		json_object_set_new(json_object_get(doc, "meta"), "interrupted",
-				    json_pack("{s:i,s:s,s:I,s:I}", "signal", sig, "name",
-					      strsignal(sig), "runs_done",
-					      (json_int_t)json_array_size(results), "runs_planned",
-					      (json_int_t)s.nruns));
-	sysinfo_cleanup();
+/* Writes doc and says so (the table too); the verb's exit status. */
+static int run_write(struct run_args *a, const json_t *doc, int sig)
+{
+	char err[1024];
 	int wrc;
 
 	/* Another run that started in the same second may have taken the
 	 * default name meanwhile: take the next one, never its file. */
-	while ((wrc = res_write(out, force, doc, err, sizeof(err))) && errno == EEXIST && seq &&
-	       seq < MAX_DEFAULT_SEQ)
-		res_default_path(doc, ++seq, defpath, sizeof(defpath));
+	while ((wrc = res_write(a->out, a->force, doc, err, sizeof(err))) && errno == EEXIST &&
+	       a->seq && a->seq < MAX_DEFAULT_SEQ)
+		res_default_path(doc, ++a->seq, a->defpath, sizeof(a->defpath));
 	if (wrc) {
 		fprintf(stderr, "slicebench: %s\n", err);
-		json_decref(doc);
-		cfg_free(&s);
 		return 1;
 	}
 	/* Interrupted: the summary so far is printed even with --quiet. */
-	if (!quiet || sig) {
-		print_table(results);
-		fprintf(stderr, "%s%s\n", sig ? "interrupted; results so far in " : "wrote ", out);
+	if (!a->quiet || sig) {
+		print_table(json_object_get(doc, "results"));
+		fprintf(stderr, "%s%s\n", sig ? "interrupted; results so far in " : "wrote ",
+			a->out);
 	}
+	return sig ? sig_exit_status(sig) : 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	/* Heap: argc is the user's (cleanup frees it on every return). */
+	char **metas __attribute__((cleanup(free_metas))) =
+		calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *));
+	struct run_args a = { .metas = metas };
+	struct cfg_suite s = { 0 };
+	json_t *doc = NULL;
+	int rc;
+
+	if (!metas)
+		return 1;
+	if ((rc = run_parse(argc, argv, &a)) >= 0)
+		return rc;
+	if ((rc = run_load(&a, &s)))
+		goto out;
+	if (a.dry) {
+		run_dry(&a, &s);
+		goto out;
+	}
+	if (!(doc = run_doc(&a, &s))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	int sig = suite_run(&s, doc, a.quiet);
+
+	sysinfo_cleanup();
+	rc = run_write(&a, doc, sig);
+out:
 	json_decref(doc);
 	cfg_free(&s);
-	return sig ? sig_exit_status(sig) : 0;
+	return rc;
 }
 
 static const struct cli_cmd list_cmd = {
@@ -342,7 +295,7 @@ static const struct cli_cmd list_cmd = {
 	.synopsis = "slicebench list [--keys-markdown | --tables-markdown]\n",
 	.about = "Lists the locks with their own config keys, the waiting policies and\n"
 		 "the named workloads; --keys-markdown prints every run and lock key as\n"
-		 "the manual's key table, --tables-markdown the manual's lock, policy\n"
+		 "the README's key table, --tables-markdown the README's lock, policy\n"
 		 "and workload tables.\n",
 };
 

@@ -252,7 +252,9 @@ static int push_point(struct cfg_suite *s, const struct workload_ops *ops, json_
 		return -1;
 	s->runs = r;
 	r[s->nruns].ops = ops;
-	r[s->nruns].params = json_deep_copy(params);
+	if (!(r[s->nruns].params = json_deep_copy(params)))
+		return -1;
+	run_params_parse(r[s->nruns].params, &r[s->nruns].p);
 	r[s->nruns].label = label;
 	s->nruns++;
 	return 0;
@@ -421,10 +423,9 @@ static int check_points(struct cfg_ctx *c, const struct cfg_suite *s, size_t fir
 			cfg_fail(c, path, "%s", msg);
 			return -2;
 		}
-		double m = json_number_value(json_object_get(r->params, "check_margin_pct"));
+		double m = r->p.check_margin_pct;
 
-		if (m > 0 && (!s->interleave ||
-			      !(json_number_value(json_object_get(r->params, "ci_target_pct")) > 0))) {
+		if (m > 0 && (!s->interleave || !(r->p.ci_target_pct > 0))) {
 			key_path(path, sizeof(path), run, idx, "check_margin_pct", defs);
 			cfg_fail(c, path,
 				 "%g needs \"interleave\": true and ci_target_pct > 0 (an A/A "

@@ -6,12 +6,17 @@
 
 #include <jansson.h>
 
+#include "../core/keys.h"
 #include "../core/workload.h"
 #include "cfgerr.h"
 
 struct cfg_run {
 	const struct workload_ops *ops;
-	json_t *params; /* every key resolved to one value */
+	json_t *params; /* every key resolved to one value: the result's "params" */
+	/* The same, typed once at load (run_params_parse): what the suite,
+	 * the watchdog and the run read; its strings and JSON point into
+	 * params. */
+	struct run_params p;
 	const char *label;
 };
 

@@ -26,17 +26,12 @@
 #include <gsl/gsl_rng.h>
 
 #include "aastop.h"
+#include "gate.h"
 #include "isolate.h"
 #include "../core/keys.h"
 #include "../os/knobs.h"
 #include "../os/signals.h"
 #include "../os/reap.h"
-
-/* The child's first word on its ack pipe; then one il_answer, the
- * repetition's ops/s and its think median per turn.  The parent's words: go, stop on the arm's
- * decided A/A check, or stop on its own rule (it has no check, or its
- * partner is gone). */
-enum { IL_READY = 'r', IL_GO = 'g', IL_STOP_CHECK = 's', IL_STOP_OWN = 't' };
 
 struct il_order {
 	gsl_rng *rng;
@@ -61,45 +56,6 @@ struct il_arm {
 	struct aa_plan plan;
 	json_t *check;
 };
-
-static void say(const struct il_gate *g, char c)
-{
-	/* Unanswerable: the parent is gone, and PR_SET_PDEATHSIG ends us. */
-	if (write(g->ack_fd, &c, 1) != 1)
-		_exit(5);
-}
-
-void il_ready(const struct il_gate *g)
-{
-	if (g)
-		say(g, IL_READY);
-}
-
-int il_turn(const struct il_gate *g)
-{
-	char c;
-	ssize_t r;
-
-	if (!g)
-		return 0;
-	while ((r = read(g->go_fd, &c, 1)) < 0 && errno == EINTR)
-		;
-	return r != 1 ? -1 : c == IL_STOP_CHECK ? 1 : c == IL_STOP_OWN ? 2 : 0;
-}
-
-void il_turn_done(const struct il_gate *g, enum il_answer a, double ops, double pace)
-{
-	unsigned char m[1 + 2 * sizeof(double)];
-
-	if (!g)
-		return;
-	/* One write below PIPE_BUF: the parent reads it whole. */
-	m[0] = (unsigned char)a;
-	memcpy(m + 1, &ops, sizeof(ops));
-	memcpy(m + 1 + sizeof(ops), &pace, sizeof(pace));
-	if (write(g->ack_fd, m, sizeof(m)) != (ssize_t)sizeof(m))
-		_exit(5);
-}
 
 struct il_order *il_new(unsigned long seed)
 {
@@ -262,11 +218,8 @@ static void pair_arms(struct il_arm *arms, size_t n)
 {
 	for (size_t j = 0; j < n; j++) {
 		struct il_arm *a = &arms[j];
-		struct run_params p;
-
 		a->partner = -1;
-		run_params_parse(a->run->params, &p);
-		aastop_plan(&p, &a->plan);
+		aastop_plan(&a->run->p, &a->plan);
 		a->dry = a->run->ops->dry;
 	}
 	for (size_t j = 0; j < n; j++) {
@@ -469,7 +422,7 @@ void il_run_point(struct il_order *o, const struct cfg_suite *s, size_t first, j
 		const struct cfg_run *r = &s->runs[ord[j]];
 
 		arms[j] = (struct il_arm){ .run = r, .id = ord[j], .go = -1, .ack = -1, .out = -1,
-					   .limit = iso_timeout_s(r->params) };
+					   .limit = iso_timeout_s(&r->p) };
 	}
 	pair_arms(arms, n);
 	json_t *rounds = json_array();

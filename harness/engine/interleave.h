@@ -9,28 +9,7 @@
 #include <jansson.h>
 
 #include "config.h"
-
-/* The child's ends: the parent writes one byte to go_fd per turn, the child
- * answers on ack_fd. */
-struct il_gate {
-	int go_fd, ack_fd;
-};
-
-/* A repetition's answer: it wants more turns (IL_MORE), it has what its
- * own rule asks and may go on (IL_DONE: an arm of an A/A check, whose
- * pair decides), or it takes no further turn (IL_LAST). */
-enum il_answer { IL_MORE = 'm', IL_DONE = 'd', IL_LAST = 'l' };
-
-/* Child side; each is a no-op for a NULL g.  il_ready: set up, waiting
- * for turns.  il_turn: blocks until the arm's next turn; 0, or when the
- * parent ends the arm 1 (its A/A check is decided) or 2 (its own rule is
- * met and no check holds it), -1 when it gives none.
- * il_turn_done: the repetition is over, with its ops/s and its think
- * section's sampled median in ns, the emulator's pace that window (NAN:
- * none). */
-void il_ready(const struct il_gate *g);
-int il_turn(const struct il_gate *g);
-void il_turn_done(const struct il_gate *g, enum il_answer a, double ops, double pace);
+#include "gate.h" /* the child's side of the turns */
 
 /* Parent side: the suite's order (GSL mt19937 from seed; 0 = from the
  * clock), NULL when out of memory. */

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "autorep.h"
 #include "../os/knobs.h"
 #include "../os/signals.h"
 #include "../os/reap.h"
@@ -26,25 +27,17 @@
 #define STALL_SLACK_NS 500000000ull
 #define POLL_SLICE_NS 1000000000ull
 
-double iso_planned_s(const json_t *p)
+double iso_planned_s(const struct run_params *p)
 {
-	/* with ci_target_pct the run may go on to repetitions_max */
-	double n = (double)json_integer_value(json_object_get(p, "repetitions"));
-	double mx = (double)json_integer_value(json_object_get(p, "repetitions_max"));
-
-	if (json_number_value(json_object_get(p, "ci_target_pct")) > 0 && mx > n)
-		n = mx;
-	return n *
-	       (json_number_value(json_object_get(p, "warmup_s")) +
-		json_number_value(json_object_get(p, "duration_s")));
+	/* The run's own count (autorep_cap): with ci_target_pct it may go on
+	 * to repetitions_max, and it makes at least two. */
+	return autorep_cap(p) * (p->warmup_s + p->duration_s);
 }
 
-double iso_timeout_s(const json_t *p)
+double iso_timeout_s(const struct run_params *p)
 {
-	double t = json_number_value(json_object_get(p, "timeout_s"));
-
 	/* 30 s covers thread start-up, calibration and the join grace. */
-	return t > 0 ? t : iso_planned_s(p) + 30.0;
+	return p->timeout_s > 0 ? p->timeout_s : iso_planned_s(p) + 30.0;
 }
 
 static json_t *status_res(const struct cfg_run *run, const char *status, const char *fmt, ...)
@@ -76,7 +69,7 @@ void iso_child(const struct cfg_run *run, int fd, pid_t parent, const struct il_
 	/* What a run's programs leave is re-parented here, where the
 	 * workload kills it after each repetition (reap.h). */
 	reap_become();
-	json_t *res = runner_run_gated(run->ops, run->params, g);
+	json_t *res = runner_run_gated(run->ops, run->params, &run->p, g);
 
 	/* _exit: the run may have left threads stuck; nothing to clean up. */
 	_exit(json_dumpfd(res, fd, JSON_COMPACT) ? 3 : 0);
@@ -240,7 +233,7 @@ static json_t *iso_fork(const struct cfg_run *run)
 	}
 	reap_track(pid);
 	close(p[1]);
-	double limit = iso_timeout_s(run->params);
+	double limit = iso_timeout_s(&run->p);
 	struct iso_watch w;
 
 	iso_watch_start(&w, limit);

@@ -13,9 +13,10 @@
  * names the signal, the exit status or the watchdog that ended it. */
 json_t *iso_run(const struct cfg_run *run);
 /* The watchdog for a run: its timeout_s, or the planned time + 30 s. */
-double iso_timeout_s(const json_t *params);
-/* Planned wall time of a run, for progress and ETA. */
-double iso_planned_s(const json_t *params);
+double iso_timeout_s(const struct run_params *p);
+/* Planned wall time of a run, for progress and ETA: its windows and
+ * warm-ups times the repetitions it may make (autorep_cap). */
+double iso_planned_s(const struct run_params *p);
 
 
 struct il_gate;

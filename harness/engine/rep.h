@@ -78,10 +78,9 @@ struct run_acc {
  * struct worker). */
 void *rep_worker(void *arg);
 
-/* runner.c: the operations of a repetition's lock threads. */
+/* summary.c: the result schema's writer, and the operations of a
+ * repetition's lock threads (rep_total_ops). */
 uint64_t rep_total_ops(const struct rep *r);
-
-/* summary.c: the result schema's writer. */
 json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc, double *ops_s,
 		    double *jain, int *excl);
 json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc, const double *opss,

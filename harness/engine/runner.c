@@ -21,7 +21,7 @@
 #include "../os/counters.h"
 #include "drift.h"
 #include "../os/holdtrace.h"
-#include "interleave.h"
+#include "gate.h"
 #include "../core/policy.h"
 #include "../os/slicetrace.h"
 #include "../lib/stats.h"
@@ -256,15 +256,6 @@ static int rep_join(struct rep *r, uint64_t grace_ns)
 	return 0;
 }
 
-uint64_t rep_total_ops(const struct rep *r)
-{
-	uint64_t sum = 0;
-
-	for (unsigned i = 0; i < r->n; i++)
-		sum += r->w[i].t.total_ops;
-	return sum;
-}
-
 int runner_torture(const struct workload_ops *ops, const json_t *params,
 		   uint64_t ops_per_thread, uint64_t *counted, char *reason, size_t len)
 {
@@ -315,16 +306,14 @@ int runner_torture(const struct workload_ops *ops, const json_t *params,
 
 /* Workloads that measure themselves: one call per repetition, then the
  * median of each "tsc_cycles_per_op" / "ns_per_op" across repetitions. */
-static json_t *measure_run(const struct workload_ops *ops, const json_t *params, json_t *res)
+static json_t *measure_run(const struct workload_ops *ops, const json_t *params,
+			   const struct run_params *p, json_t *res)
 {
-	struct run_params p;
-
-	run_params_parse(params, &p);
-	unsigned nrep = (unsigned)p.repetitions, nthr;
+	unsigned nrep = (unsigned)p->repetitions, nthr;
 	json_t *reps = json_object_get(res, "repetitions"), *sum = json_object();
 	char err[256] = "";
 
-	if (nthreads_of(p.threads, p.pin, &nthr, err, sizeof(err)))
+	if (nthreads_of(p->threads, p->pin, &nthr, err, sizeof(err)))
 		return status_result(res, "failed", err);
 	json_object_set_new(res, "nthreads", json_integer(nthr));
 	for (unsigned k = 0; k < nrep; k++) {
@@ -374,7 +363,10 @@ static json_t *measure_run(const struct workload_ops *ops, const json_t *params,
 
 json_t *runner_run(const struct workload_ops *ops, const json_t *params)
 {
-	return runner_run_gated(ops, params, NULL);
+	struct run_params p;
+
+	run_params_parse(params, &p);
+	return runner_run_gated(ops, params, &p, NULL);
 }
 
 /* The interleave gate as a workload's turns (harness/core/workload.h). */
@@ -394,7 +386,7 @@ static void turns_done(const void *g, int last)
 }
 
 json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
-			 const struct il_gate *g)
+			 const struct run_params *p, const struct il_gate *g)
 {
 	if (ops->run) {
 		struct wl_turns t = { turns_ready, turns_turn, turns_done, g };
@@ -402,12 +394,9 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		return ops->run(ops, params, g ? &t : NULL);
 	}
 	json_t *res = json_object(), *reps = json_array();
-	struct run_params p;
-
-	run_params_parse(params, &p); /* the one place params are read by name */
-	unsigned nrep = autorep_cap(&p), ndone = 0;
+	unsigned nrep = autorep_cap(p), ndone = 0;
 	int by_check = 0; /* the parent ended the arm: its A/A check is decided */
-	double dur = p.duration_s, warm = p.warmup_s;
+	double dur = p->duration_s, warm = p->warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
 	/* On the heap: when a thread is stuck the run returns and leaves the
@@ -426,12 +415,12 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		free(jain);
 		free(acc);
 		free(rp);
-		return measure_run(ops, params, res);
+		return measure_run(ops, params, p, res);
 	}
 	/* Grant durations where the run can be granted at all (dry controls
 	 * never are); the session outlives the repetitions. */
-	struct slicetrace *tr = slicetrace_open(wl_needs_slice(ops) ? (int)p.slice_trace : 0, ops->name);
-	struct holdtrace *ht = holdtrace_open(p.holder_trace_us > 0 && !ops->lock->unlocked,
+	struct slicetrace *tr = slicetrace_open(wl_needs_slice(ops) ? (int)p->slice_trace : 0, ops->name);
+	struct holdtrace *ht = holdtrace_open(p->holder_trace_us > 0 && !ops->lock->unlocked,
 					      ops->name);
 
 	/* Calibrated and traced: the arm waits for its turns from here on. */
@@ -449,7 +438,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			status_result(res, "failed", "interleave: the parent gave no more turns");
 			goto out;
 		}
-		int rc = rep_start(rp, ops, &p, params, UINT64_MAX, PH_WARMUP);
+		int rc = rep_start(rp, ops, p, params, UINT64_MAX, PH_WARMUP);
 
 		json_object_set_new(res, "nthreads", json_integer(rp->n));
 		if (rc) {
@@ -496,7 +485,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		}
 		if (!k) {
 			json_object_set_new(res, "rseq_registration", rep_registration(rp));
-			if (p.fault_pages)
+			if (p->fault_pages)
 				json_object_set_new(res, "fault_mem", rep_fault_mem(rp));
 		}
 		int excl;
@@ -506,7 +495,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		/* Interleaved arms share CLOCK_MONOTONIC: the turns' real order. */
 		if (g)
 			json_object_set_new(rj, "window_start_ns", json_integer((json_int_t)t0));
-		json_t *cal = drift_check_rep(rp, p.cs_ns, p.think_ns);
+		json_t *cal = drift_check_rep(rp, p->cs_ns, p->think_ns);
 		/* The think's median: the emulator's pace in this window, which
 		 * an A/A check adjusts for (harness/engine/aastop.c). */
 		double pace = json_number_value(json_object_get(json_object_get(cal, "think"), "p50_ns"));
@@ -534,11 +523,11 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			goto out;
 		}
 		rep_free(rp);
-		int last = autorep_done(&p, opss, ++ndone), cap = k + 1 == nrep;
+		int last = autorep_done(p, opss, ++ndone), cap = k + 1 == nrep;
 
 		/* An arm of an A/A check goes on until its pair is decided
 		 * (interleave.c), however narrow its own interval. */
-		if (g && p.check_margin_pct > 0 && !cap) {
+		if (g && p->check_margin_pct > 0 && !cap) {
 			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k], pace);
 			continue;
 		}
@@ -549,7 +538,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 	status_result(res, "ok", NULL);
 	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, ndone));
 	drift_summary(res);
-	json_t *au = autorep_json(&p, opss, ndone, by_check);
+	json_t *au = autorep_json(p, opss, ndone, by_check);
 
 	if (au)
 		json_object_set_new(json_object_get(res, "summary"), "repetitions_auto", au);
@@ -564,7 +553,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 out:
 	slicetrace_close(tr);
 	holdtrace_close(ht);
-	if (!strcmp(p.keep, "summary"))
+	if (!strcmp(p->keep, "summary"))
 		keep_summary(res);
 	free(rp);
 	free(opss);

@@ -53,6 +53,16 @@ static json_t *rep_counters(const struct rep *r, struct run_acc *acc)
 	return j;
 }
 
+/* The operations of the lock threads of a repetition, as they counted them. */
+uint64_t rep_total_ops(const struct rep *r)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < r->n; i++)
+		sum += r->w[i].t.total_ops;
+	return sum;
+}
+
 /* One repetition's JSON; adds its totals to acc. */
 json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc, double *ops_s,
 		    double *jain, int *excl)
