@@ -84,8 +84,8 @@ static void print_table(const json_t *results)
 	size_t i;
 	json_t *r;
 
-	printf("%-16s %7s %6s %-16s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
-	       "pin", "ops/s", "+-95%", "p99 hold", "jain", "status");
+	printf("%-16s %7s %6s %-24s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
+	       "pin (+noise threads)", "ops/s", "+-95%", "p99 hold", "jain", "status");
 	json_array_foreach(results, i, r) {
 		const json_t *p = json_object_get(r, fld_r_params);
 		const json_t *s = json_object_get(r, fld_r_summary);
@@ -101,9 +101,14 @@ static void print_table(const json_t *results)
 		if (json_is_string(json_object_get(p, "threads")))
 			snprintf(nth + strlen(nth), sizeof(nth) - strlen(nth), "(%s)",
 				 param_str(p, "threads", th, sizeof(th)));
-		printf("%-16s %7s %6s %-16s ", json_string_value(json_object_get(r, fld_r_workload)),
-		       nth, param_str(p, "cs_ns", cs, sizeof(cs)),
-		       json_string_value(json_object_get(p, "pin")));
+		/* a row with noise threads says so: it is another experiment */
+		char pin[64];
+		json_int_t noise = json_integer_value(json_object_get(p, "noise"));
+
+		snprintf(pin, sizeof(pin), noise > 0 ? "%s +noise:%lld" : "%s",
+			 json_string_value(json_object_get(p, "pin")), (long long)noise);
+		printf("%-16s %7s %6s %-24s ", json_string_value(json_object_get(r, fld_r_workload)),
+		       nth, param_str(p, "cs_ns", cs, sizeof(cs)), pin);
 		if (o) {
 			double mean = json_number_value(json_object_get(o, fld_key(fld_s_ops_mean)));
 			double hi = json_number_value(json_object_get(o, fld_key(fld_s_ops_ci95_hi)));
@@ -115,8 +120,21 @@ static void print_table(const json_t *results)
 						       fld_key(fld_s_hold_p99))),
 			       json_number_value(json_object_get(s, fld_key(fld_s_jain))), st);
 		} else {
-			printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st,
-			       json_string_value(json_object_get(r, fld_r_reason)));
+			const char *why = json_string_value(json_object_get(r, fld_r_reason));
+			size_t k;
+
+			/* each reason in full once, at its first row */
+			for (k = 0; why && k < i; k++) {
+				const char *ow = json_string_value(
+					json_object_get(json_array_get(results, k), fld_r_reason));
+
+				if (ow && !strcmp(ow, why))
+					break;
+			}
+			if (why && k < i)
+				printf("%14s %9s %10s %6s  %s (as above)\n", "-", "-", "-", "-", st);
+			else
+				printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st, why);
 		}
 	}
 }

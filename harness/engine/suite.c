@@ -90,10 +90,25 @@ static void add_result(struct suite_state *st, size_t i, json_t *r)
 		json_object_set_new(r, "label", json_string(run->label));
 	json_array_append_new(st->results, r);
 	const char *status = json_string_value(json_object_get(r, "status"));
+	const char *why = json_string_value(json_object_get(r, "reason"));
 
-	if (!st->quiet && strcmp(status, "ok"))
-		fprintf(stderr, "        %s: %s\n", status,
-			json_string_value(json_object_get(r, "reason")));
+	if (st->quiet || !strcmp(status, "ok"))
+		return;
+	/* A reason is said once: every slice run on a kernel without the
+	 * extension has the same one. */
+	size_t n = json_array_size(st->results);
+
+	for (size_t k = 0; why && k + 1 < n; k++) {
+		const json_t *o = json_array_get(st->results, k);
+		const char *ow = json_string_value(json_object_get(o, "reason"));
+
+		if (ow && !strcmp(ow, why) &&
+		    !strcmp(json_string_value(json_object_get(o, "status")), status)) {
+			fprintf(stderr, "        %s (the reason above)\n", status);
+			return;
+		}
+	}
+	fprintf(stderr, "        %s: %s\n", status, why ? why : "(no reason given)");
 }
 
 static void run_all(struct suite_state *st)
