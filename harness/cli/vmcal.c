@@ -16,6 +16,7 @@
 
 #include "../engine/config.h"
 #include "../lib/stats.h"
+#include "vmguest.h"
 
 /* The probe the cyclictest run reproduces (configs/vm-load.json). */
 #define LOADED_PROBE "loaded-fifo"
