@@ -31,7 +31,7 @@
 #include "textfmt.h"
 #include "../core/keys.h"
 #include "cmppower.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
 

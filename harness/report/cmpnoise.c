@@ -18,7 +18,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "../lib/stats.h"
-#include "resload.h"
+#include "resget.h"
 
 /* Rows of two reports are the same comparison when these agree. */
 static char *row_key(const json_t *r)

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
 

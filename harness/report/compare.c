@@ -24,7 +24,7 @@
 #include "cmpsched.h"
 #include "../lib/fields.h"
 #include "../core/keys.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/stats.h"
 #include "textfmt.h"
 

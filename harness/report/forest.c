@@ -16,7 +16,7 @@
 
 #include "plotpanel.h"
 #include "plotstyle.h"
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
 
 #define MAXKEYS 16

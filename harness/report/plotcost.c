@@ -7,7 +7,7 @@
 
 #include "plotpanel.h"
 #include "plots.h"
-#include "resload.h"
+#include "resget.h"
 
 /* The same workload at the same run parameters except slice_ext_nsec. */
 static int ext_sibling(const json_t *r, const json_t *q)

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "plotpanel.h"
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
 #include "../lib/stats.h"
 

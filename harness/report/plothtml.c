@@ -13,7 +13,7 @@
 #include "compare.h"
 #include "outfile.h"
 #include "question.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "textfmt.h"
 

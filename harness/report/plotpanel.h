@@ -12,7 +12,7 @@
 
 #include "gnuplot.h"
 #include "plotstyle.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 
 /* Every result r (index i) of every input d, and every ok one. */

@@ -19,7 +19,7 @@
 
 #include "cmppair.h"
 #include "compare.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fldcheck.h"
-#include "resload.h"
+#include "resget.h"
 
 #include "../lib/fields.h"
 
