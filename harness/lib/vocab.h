@@ -1,9 +1,11 @@
 /* vocab.h - the names the run and the report sides share, each spelled
  * once: the waiting policies and the locks, with how each looks in a
  * figure.  Everything else is made from these lists: the policy enum and
- * its names and help (policy.h, workloads/registry.c), the loop tables of
- * every lock (loop.h), the `policy` key's help (keys.c) and the plot
- * styles (harness/report/plotstyle.c).
+ * its names and help (harness/core/policy.h, workloads/registry.c), the
+ * loop tables of every lock (harness/core/loop.h), the `policy` key's help
+ * (harness/core/keys.c) and the plot styles (harness/report/plotstyle.c).
+ * It depends on nothing, so every layer, the preload library's too, may
+ * include it.
  *
  * A figure tells a series by colour (the lock), point shape and dash (the
  * policy); a dry control keeps its policy's colour and shape but hollow
