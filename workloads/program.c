@@ -160,18 +160,23 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 #define ARM(n, pl, d, what)                                                                    \
 	{ .name = n, .desc = what, .keys = prog_keys, .run = prog_run, .check = prog_check,    \
 	  .dry = d, .preload = pl }
+/* program+POLICY[+dry] under the library, the policy named by its ID in
+ * harness/lib/vocab.h. */
+#define PROG(ID) "program+" SB_POLNAME_##ID
+#define PRELOAD_ARM(ID, what) ARM(PROG(ID), SB_POLNAME_##ID, 0, what)
+#define PRELOAD_DRY(ID)                                                                        \
+	ARM(PROG(ID) "+dry", SB_POLNAME_##ID, 1,                                               \
+	    PROG(ID) "'s stores on an area the kernel never reads: its control (any kernel)")
 static const struct workload_ops arms[] = {
 	ARM("program", NULL, 0, "an external program as it is (no preload library)"),
-	ARM("program+none", "none", 0,
-	    "the program under the preload library: interposed and counted, never requested"),
-	ARM("program+cs", "cs", 0,
-	    "the program under the preload library: request from its first lock to its last unlock"),
-	ARM("program+pre", "pre", 0,
-	    "the program under the preload library: request from before its first acquisition"),
-	ARM("program+cs+dry", "cs", 1,
-	    "program+cs's stores on an area the kernel never reads: its control (any kernel)"),
-	ARM("program+pre+dry", "pre", 1,
-	    "program+pre's stores on an area the kernel never reads: its control (any kernel)"),
+	PRELOAD_ARM(NONE, "the program under the preload library: interposed and counted, never "
+			  "requested"),
+	PRELOAD_ARM(CS, "the program under the preload library: request from its first lock to "
+			"its last unlock"),
+	PRELOAD_ARM(PRE, "the program under the preload library: request from before its first "
+			 "acquisition"),
+	PRELOAD_DRY(CS),
+	PRELOAD_DRY(PRE),
 };
 
 const struct workload_ops *wl_program_named(size_t i)
