@@ -36,6 +36,7 @@
 #include "../harness/core/workload.h"
 #include "progmetric.h"
 #include "progspawn.h"
+#include "../harness/lib/status.h"
 
 struct prog_params {
 	const json_t *command, *server;
@@ -290,7 +291,7 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	 * params itself gets the same answer */
 	if (prog_check(params, &key, msg, sizeof(msg))) {
 		snprintf(err, sizeof(err), "%s: %s", key, msg);
-		return status(res, "failed", err);
+		return status(res, rs_name(RS_FAILED), err);
 	}
 	int wall = !strcmp(pp.metric_from, "wall");
 	int into_server = !strcmp(pp.preload_into, "server");
@@ -299,7 +300,7 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 
 	if (prc) {
 		ps_free(&job);
-		return status(res, prc == -2 ? "unsupported" : "failed", err);
+		return status(res, rs_name(prc == -2 ? RS_UNSUPPORTED : RS_FAILED), err);
 	}
 	json_object_set_new(res, "nthreads", json_integer(job.nthreads));
 	if (job.lib)
@@ -308,16 +309,16 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	struct prog_acc acc = { calloc(nrep, sizeof(double)), calloc(nrep, sizeof(double)) };
 	struct hogs h = { .n = (unsigned)p.noise };
 	struct hog_arg *ha = calloc(h.n + 1, sizeof(*ha));
-	const char *st = "ok";
+	const char *st = rs_name(RS_OK);
 
 	/* Prepared: an interleaved arm waits for its turns from here on. */
 	if (t)
 		t->ready(t->g);
-	for (unsigned k = 0; k < nrep && !strcmp(st, "ok"); k++) {
+	for (unsigned k = 0; k < nrep && rs_is(st, RS_OK); k++) {
 		struct ps_result r;
 
 		if (t && t->turn(t->g)) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 			snprintf(err, sizeof(err), "interleave: the parent gave no more turns");
 			break;
 		}
@@ -349,20 +350,20 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 		if (r.stats)
 			json_object_set(rj, "preload", r.stats);
 		if (!rc && r.unsupported) {
-			st = "unsupported";
+			st = rs_name(RS_UNSUPPORTED);
 			snprintf(err, sizeof(err), "%s", r.reason);
 		} else if (rc) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 		} else if (wall) {
 			acc.metric[k] = r.wall_s;
 		} else if (pm_extract(!strcmp(pp.metric_from, "stderr") ? r.err : r.out, pp.metric,
 				      pp.metric_json, &acc.metric[k], err, sizeof(err))) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 		}
-		if (strcmp(st, "ok")) {
+		if (!rs_is(st, RS_OK)) {
 			/* recorded below, the loop ends */
 		} else if (pp.metric_divides > 0 && !(acc.metric[k] > 0)) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 			snprintf(err, sizeof(err), "metric_divides: the value found is %g, not > 0",
 				 acc.metric[k]);
 		} else {
@@ -379,10 +380,10 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 		json_array_append_new(reps, rj);
 		ps_result_free(&r);
 		if (t)
-			t->done(t->g, strcmp(st, "ok") || k + 1 == nrep);
+			t->done(t->g, !rs_is(st, RS_OK) || k + 1 == nrep);
 	}
-	if (!strcmp(st, "ok")) {
-		status(res, "ok", NULL);
+	if (rs_is(st, RS_OK)) {
+		status(res, rs_name(RS_OK), NULL);
 		json_object_set_new(res, "summary", summary(&pp, &acc, nrep, job.lib != NULL));
 	} else {
 		status(res, st, err);
