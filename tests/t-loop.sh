@@ -20,7 +20,7 @@ lines_of() { # lines_of OBJECT FUNCTION
 		on && /^ +[0-9a-f]+:\t/ { print where }'
 }
 
-obj="$BUILD/locks/tas.o"
+obj="$BUILD/workloads/locks/tas.o"
 # The instantiating line: the WL_DEFINE_LOOPS line of tas.c.
 define_line=$(grep -n '^WL_DEFINE_LOOPS(tas)' workloads/locks/tas.c | cut -d: -f1)
 # Each shape of the loop is a function of its own (loop.h, wl_shape).
@@ -38,7 +38,7 @@ for fn in tas_POL_CS_LOOP_SAMPLED_WL_GENERAL tas_POL_CS_LOOP_SAMPLED_WL_SIMPLE; 
 	fi
 done
 
-for o in "$BUILD"/locks/*.o "$BUILD"/workloads/*.o; do
+for o in "$BUILD"/workloads/locks/*.o "$BUILD"/workloads/*.o; do
 	n=$(objdump -d --no-show-raw-insn "$o" | awk '
 		/^[0-9a-f]+ <.*_POL_.*_LOOP_.*>:$/ { on = 1; next }
 		/^[0-9a-f]+ <.*>:$/ { on = 0 }
