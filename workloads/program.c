@@ -36,6 +36,7 @@
 #include "../harness/core/workload.h"
 #include "progmetric.h"
 #include "progspawn.h"
+#include "../harness/lib/status.h"
 
 struct prog_params {
 	const json_t *command, *server;
@@ -160,18 +161,23 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 #define ARM(n, pl, d, what)                                                                    \
 	{ .name = n, .desc = what, .keys = prog_keys, .run = prog_run, .check = prog_check,    \
 	  .dry = d, .preload = pl }
+/* program+POLICY[+dry] under the library, the policy named by its ID in
+ * harness/lib/vocab.h. */
+#define PROG(ID) "program+" SB_POLNAME_##ID
+#define PRELOAD_ARM(ID, what) ARM(PROG(ID), SB_POLNAME_##ID, 0, what)
+#define PRELOAD_DRY(ID)                                                                        \
+	ARM(PROG(ID) "+dry", SB_POLNAME_##ID, 1,                                               \
+	    PROG(ID) "'s stores on an area the kernel never reads: its control (any kernel)")
 static const struct workload_ops arms[] = {
 	ARM("program", NULL, 0, "an external program as it is (no preload library)"),
-	ARM("program+none", "none", 0,
-	    "the program under the preload library: interposed and counted, never requested"),
-	ARM("program+cs", "cs", 0,
-	    "the program under the preload library: request from its first lock to its last unlock"),
-	ARM("program+pre", "pre", 0,
-	    "the program under the preload library: request from before its first acquisition"),
-	ARM("program+cs+dry", "cs", 1,
-	    "program+cs's stores on an area the kernel never reads: its control (any kernel)"),
-	ARM("program+pre+dry", "pre", 1,
-	    "program+pre's stores on an area the kernel never reads: its control (any kernel)"),
+	PRELOAD_ARM(NONE, "the program under the preload library: interposed and counted, never "
+			  "requested"),
+	PRELOAD_ARM(CS, "the program under the preload library: request from its first lock to "
+			"its last unlock"),
+	PRELOAD_ARM(PRE, "the program under the preload library: request from before its first "
+			 "acquisition"),
+	PRELOAD_DRY(CS),
+	PRELOAD_DRY(PRE),
 };
 
 const struct workload_ops *wl_program_named(size_t i)
@@ -285,7 +291,7 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	 * params itself gets the same answer */
 	if (prog_check(params, &key, msg, sizeof(msg))) {
 		snprintf(err, sizeof(err), "%s: %s", key, msg);
-		return status(res, "failed", err);
+		return status(res, rs_name(RS_FAILED), err);
 	}
 	int wall = !strcmp(pp.metric_from, "wall");
 	int into_server = !strcmp(pp.preload_into, "server");
@@ -294,7 +300,7 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 
 	if (prc) {
 		ps_free(&job);
-		return status(res, prc == -2 ? "unsupported" : "failed", err);
+		return status(res, rs_name(prc == -2 ? RS_UNSUPPORTED : RS_FAILED), err);
 	}
 	json_object_set_new(res, "nthreads", json_integer(job.nthreads));
 	if (job.lib)
@@ -303,16 +309,16 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	struct prog_acc acc = { calloc(nrep, sizeof(double)), calloc(nrep, sizeof(double)) };
 	struct hogs h = { .n = (unsigned)p.noise };
 	struct hog_arg *ha = calloc(h.n + 1, sizeof(*ha));
-	const char *st = "ok";
+	const char *st = rs_name(RS_OK);
 
 	/* Prepared: an interleaved arm waits for its turns from here on. */
 	if (t)
 		t->ready(t->g);
-	for (unsigned k = 0; k < nrep && !strcmp(st, "ok"); k++) {
+	for (unsigned k = 0; k < nrep && rs_is(st, RS_OK); k++) {
 		struct ps_result r;
 
 		if (t && t->turn(t->g)) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 			snprintf(err, sizeof(err), "interleave: the parent gave no more turns");
 			break;
 		}
@@ -344,20 +350,20 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 		if (r.stats)
 			json_object_set(rj, "preload", r.stats);
 		if (!rc && r.unsupported) {
-			st = "unsupported";
+			st = rs_name(RS_UNSUPPORTED);
 			snprintf(err, sizeof(err), "%s", r.reason);
 		} else if (rc) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 		} else if (wall) {
 			acc.metric[k] = r.wall_s;
 		} else if (pm_extract(!strcmp(pp.metric_from, "stderr") ? r.err : r.out, pp.metric,
 				      pp.metric_json, &acc.metric[k], err, sizeof(err))) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 		}
-		if (strcmp(st, "ok")) {
+		if (!rs_is(st, RS_OK)) {
 			/* recorded below, the loop ends */
 		} else if (pp.metric_divides > 0 && !(acc.metric[k] > 0)) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 			snprintf(err, sizeof(err), "metric_divides: the value found is %g, not > 0",
 				 acc.metric[k]);
 		} else if (pp.metric_divides > 0 && pp.metric_divides / acc.metric[k] > PM_MAX) {
@@ -378,10 +384,10 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 		json_array_append_new(reps, rj);
 		ps_result_free(&r);
 		if (t)
-			t->done(t->g, strcmp(st, "ok") || k + 1 == nrep);
+			t->done(t->g, !rs_is(st, RS_OK) || k + 1 == nrep);
 	}
-	if (!strcmp(st, "ok")) {
-		status(res, "ok", NULL);
+	if (rs_is(st, RS_OK)) {
+		status(res, rs_name(RS_OK), NULL);
 		json_object_set_new(res, "summary", summary(&pp, &acc, nrep, job.lib != NULL));
 	} else {
 		status(res, st, err);

@@ -17,6 +17,7 @@
 
 #include "../harness/os/timing.h"
 #include "../harness/os/topo.h"
+#include "../harness/lib/status.h"
 
 extern char **environ;
 
@@ -374,7 +375,7 @@ library:
 		r->stats = json_load_file(stats, 0, &je);
 		const char *s = json_string_value(json_object_get(r->stats, "status"));
 
-		if (s && !strcmp(s, "unsupported")) {
+		if (s && rs_is(s, RS_UNSUPPORTED)) {
 			r->unsupported = 1;
 			snprintf(r->reason, sizeof(r->reason), "%s",
 				 json_string_value(json_object_get(r->stats, "reason")));

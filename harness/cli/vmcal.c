@@ -16,6 +16,8 @@
 
 #include "../engine/config.h"
 #include "../lib/stats.h"
+#include "vmguest.h"
+#include "../lib/status.h"
 
 /* The probe the cyclictest run reproduces (configs/vm-load.json). */
 #define LOADED_PROBE "loaded-fifo"
@@ -87,7 +89,7 @@ static int cal_result(struct cfg_ctx *x, json_t *c, size_t i, json_t *r)
 	if (!key)
 		return cfg_fail(x, "results", "out of memory");
 	snprintf(where, sizeof(where), "results[%zu].summary.victim", i);
-	if (!st || strcmp(st, "ok")) {
+	if (!st || !rs_is(st, RS_OK)) {
 		if (!failed)
 			json_object_set_new(c, "failed", failed = json_object());
 		json_object_set_new(failed, key, reason ? json_incref(reason) : json_null());

@@ -9,13 +9,6 @@
 
 #include <jansson.h>
 
-/* DIR/NAME, a JSON object the guest sent: a new reference, or NULL with
- * err as "FILE:LINE:COL: ..." (or "FILE: ..."); *absent is 1 when the file
- * is not there and need is 0.  path receives DIR/NAME (PATH_MAX bytes).
- * Defined in vmmeta.c. */
-json_t *vm_guest_json(const char *dir, const char *name, int need, int *absent, char *path,
-		      char *err, size_t len);
-
 /* meta.vm.calibration from DIR/calibration.json and DIR/cyclictest.json;
  * host_load is /proc/loadavg's line when the guest began calibrating (NULL:
  * not seen).  asked: the guest was asked to calibrate, so a missing file is

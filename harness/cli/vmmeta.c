@@ -16,15 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/cliopt.h"
 #include "../engine/config.h"
 #include "../lib/exitcodes.h"
-#include "../lib/regfile.h"
 #include "../engine/results.h"
 #include "vmcal.h"
+#include "vmguest.h"
 
 static const struct cli_opt vmmeta_opts[] = {
 	{ 'd', "files", "DIR", "what the guest sent: result.json, and when there\n"
@@ -61,49 +60,6 @@ static const struct cli_cmd vmmeta_cmd = {
 		 "DIR that is not what the guest writes (then nothing is written)",
 };
 
-/* DIR/NAME into path and opened: a regular file's fd, -1 with err, or -2
- * when the guest sent no such file and need is 0 (it leaves out what it
- * has nothing to say in; a file that is there must be right). */
-static int guest_open(const char *dir, const char *name, int need, char *path, char *err,
-		      size_t len)
-{
-	struct stat st;
-
-	if (snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX) {
-		snprintf(err, len, "%s: path too long", dir);
-		return -1;
-	}
-	if (!need && stat(path, &st) && (errno == ENOENT || errno == ENOTDIR))
-		return -2;
-	return regfile_open(path, "file the guest sends", err, len);
-}
-
-/* A JSON object the guest sent, opened as guest_open (*absent: it sent
- * none); NULL with err as "FILE:LINE:COL: ..." or "FILE: (top level):
- * ...".  Duplicate keys are kept, the last value winning: the guest's
- * writer makes none, and a reader here never did refuse them. */
-json_t *vm_guest_json(const char *dir, const char *name, int need, int *absent, char *path,
-		      char *err, size_t len)
-{
-	struct cfg_ctx c = { path, err, len };
-	int fd = guest_open(dir, name, need, path, err, len);
-	json_error_t je;
-	json_t *d;
-
-	if ((*absent = fd == -2) || fd < 0)
-		return NULL;
-	d = json_loadfd(fd, 0, &je);
-	close(fd);
-	if (!d || json_is_object(d)) {
-		if (!d)
-			cfg_fail_parse(&c, &je);
-		return d;
-	}
-	cfg_fail(&c, "(top level)", "must be an object");
-	json_decref(d);
-	return NULL;
-}
-
 static char *trim(char *s)
 {
 	char *e = s + strlen(s);
@@ -122,7 +78,7 @@ static int stats_load(const char *dir, const char *name, json_t **got, char *err
 {
 	char path[PATH_MAX], *line = NULL, *save, *l, *k, *v;
 	size_t cap = 0;
-	int fd = guest_open(dir, name, 0, path, err, len);
+	int fd = vm_guest_open(dir, name, 0, path, err, len);
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
 	if (!f && fd >= 0) {

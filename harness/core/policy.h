@@ -14,7 +14,7 @@
 #define SB_POLICY_H
 
 #include "../os/slice.h"
-#include "vocab.h"
+#include "../lib/vocab.h"
 #include "workload.h"
 
 /* The policies are listed once, in vocab.h.  What each placement does

@@ -19,7 +19,7 @@
 #include "../lib/hist.h"
 #include "keys.h"
 #include "../os/slice.h"
-#include "vocab.h"
+#include "../lib/vocab.h"
 
 /* PH_NONE is no phase yet: what a thread loop starts from, so a thread
  * that first runs after the stop still sees a change and leaves. */

@@ -12,6 +12,7 @@
 #include <tracefs.h>
 
 #include "timing.h"
+#include "../lib/status.h"
 
 /* 2^16 long holds a window per thread (2 MiB): at 20 us a hold, more than
  * a whole 1 s window of holding. */
@@ -176,7 +177,7 @@ struct holdtrace *holdtrace_open(int want, const char *instance_tag)
 
 void holdtrace_begin(struct holdtrace *h, const int *tids, unsigned n)
 {
-	if (strcmp(h->status, "ok"))
+	if (!rs_is(h->status, RS_OK))
 		return;
 	char filter[HT_FILTER_TIDS * 48] = "";
 	size_t off = 0;
@@ -196,7 +197,7 @@ void holdtrace_begin(struct holdtrace *h, const int *tids, unsigned n)
 
 void holdtrace_stop(struct holdtrace *h)
 {
-	if (!strcmp(h->status, "ok"))
+	if (rs_is(h->status, RS_OK))
 		tracefs_trace_off(h->inst);
 }
 
@@ -299,7 +300,7 @@ static json_t *counts_json(const struct ht_counts *c)
 json_t *holdtrace_end(struct holdtrace *h, const int *tids, struct hl_log *const *logs,
 		      unsigned n, uint64_t thr_tsc, uint64_t grants)
 {
-	if (strcmp(h->status, "ok"))
+	if (!rs_is(h->status, RS_OK))
 		return NULL;
 	uint64_t lost0 = h->lost;
 	struct ht_counts c = { 0 };
@@ -338,7 +339,7 @@ json_t *holdtrace_end(struct holdtrace *h, const int *tids, struct hl_log *const
 
 json_t *holdtrace_summary(struct holdtrace *h)
 {
-	if (strcmp(h->status, "ok"))
+	if (!rs_is(h->status, RS_OK))
 		return json_pack("{s:s,s:s}", "status", h->status, "reason", h->reason);
 	if (!h->windows)
 		return json_pack("{s:s,s:s}", "status", "skipped", "reason",

@@ -19,6 +19,7 @@
 
 #include "../lib/hist.h"
 #include "slicedur.h"
+#include "../lib/status.h"
 
 /* Per CPU.  An hrtimer event is 48-64 bytes in the ring buffer: 4 MiB holds
  * some 70k, over a thousand times the grants a TCG guest makes in a 1 s
@@ -225,7 +226,7 @@ struct slicetrace *slicetrace_open(int want, const char *instance_tag)
 
 void slicetrace_begin(struct slicetrace *t)
 {
-	if (strcmp(t->status, "ok"))
+	if (!rs_is(t->status, RS_OK))
 		return;
 	/* Writing the instance's "trace" file empties its buffers. */
 	tracefs_instance_file_write(t->inst, "trace", "");
@@ -290,7 +291,7 @@ static json_t *tids_json(const int *tids, unsigned n)
 
 json_t *slicetrace_end(struct slicetrace *t, const int *tids, unsigned ntids)
 {
-	if (strcmp(t->status, "ok"))
+	if (!rs_is(t->status, RS_OK))
 		return NULL;
 	tracefs_trace_off(t->inst);
 	uint64_t lost0 = t->lost;
@@ -326,7 +327,7 @@ json_t *slicetrace_end(struct slicetrace *t, const int *tids, unsigned ntids)
 json_t *slicetrace_summary(struct slicetrace *t, json_t **hist)
 {
 	*hist = NULL;
-	if (strcmp(t->status, "ok"))
+	if (!rs_is(t->status, RS_OK))
 		return json_pack("{s:s,s:s}", "status", t->status, "reason", t->reason);
 	if (!t->windows)
 		return json_pack("{s:s,s:s}", "status", "skipped", "reason",

@@ -43,14 +43,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/vocab.h"
 #include "../os/slice.h"
 #include "slicepreload.h"
 
 #define TLS __attribute__((tls_model("initial-exec")))
 #define EXPORT __attribute__((visibility("default")))
 
-enum sp_placement { SP_NONE, SP_CS, SP_PRE };
-static const char *const placement_names[] = { "none", "cs", "pre" };
+/* The policies of harness/lib/vocab.h the library places, by their ID
+ * there: SP_ID, named SB_POLNAME_ID. */
+#define SP_PLACEMENTS(X) X(NONE) X(CS) X(PRE)
+#define SP_ENUM(ID) SP_##ID,
+#define SP_NAME(ID) SB_POLNAME_##ID,
+#define SP_LIST(ID) ", " SB_POLNAME_##ID
+enum sp_placement { SP_PLACEMENTS(SP_ENUM) SP_COUNT };
+static const char *const placement_names[SP_COUNT] = { SP_PLACEMENTS(SP_NAME) };
+/* "none, cs, pre" past its leading ", " */
+static const char placement_list[] = SP_PLACEMENTS(SP_LIST);
 
 /* One per thread, on its own cache lines: the counters are written by
  * their thread alone (plain relaxed stores, no shared line on the lock
@@ -473,11 +482,11 @@ __attribute__((constructor)) static void sp_init(int argc, char **argv)
 	if (p && *p) {
 		int i = 0;
 
-		while (i < 3 && strcmp(p, placement_names[i]))
+		while (i < SP_COUNT && strcmp(p, placement_names[i]))
 			i++;
-		if (i == 3)
+		if (i == SP_COUNT)
 			refuse("SLICEBENCH_PRELOAD_PLACEMENT: \"%s\" is not one of %s", p,
-			       "none, cs, pre");
+			       placement_list + 2);
 		sp.placement = (enum sp_placement)i;
 	}
 	if (d && *d && strcmp(d, "0") && strcmp(d, "1"))

@@ -31,9 +31,11 @@
 #include "textfmt.h"
 #include "../core/keys.h"
 #include "cmppower.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
+#include "../lib/status.h"
+#include "../lib/verdict.h"
 
 #include <gsl/gsl_cdf.h>
 
@@ -96,7 +98,7 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 	aa_test(dry, real, &t);
 	const struct st_welch w = t.w;
 	int d = st_equiv_decide(&w, band, level, &tost);
-	const char *verdict = d > 0 ? "valid" : d < 0 ? "invalid" : "inconclusive";
+	const char *verdict = vd_name(d > 0 ? VD_VALID : d < 0 ? VD_INVALID : VD_INCONCLUSIVE);
 	double mde = w.ok ? st_mde_log(&w, level, CMP_POWER) : NAN;
 	json_t *j = json_pack("{s:s,s:s,s:O,s:f,s:I,s:I,s:s}", "control",
 			      res_str(dry, fld_r_workload, "?"), "real", res_str(real, fld_r_workload, "?"),
@@ -215,7 +217,7 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 		double pus = res_num(res_meta_of(doc, d), fld_m_pus);
 
 		if (!json_is_true(res_get(d, fld_r_dry)) ||
-		    strcmp(res_str(d, fld_r_status, ""), "ok") || !quiet_point(d, pus))
+		    !rs_is(res_str(d, fld_r_status, ""), RS_OK) || !quiet_point(d, pus))
 			continue;
 		/* The real run at the control's point, under the control's own
 		 * label where there is one (a study's aa-twin arms pair with
@@ -226,7 +228,7 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 			const json_t *pr = json_object_get(r, fld_r_params);
 
 			if (!json_is_false(res_get(r, fld_r_dry)) ||
-			    strcmp(res_str(r, fld_r_status, ""), "ok") || !same_point(pd, pr))
+			    !rs_is(res_str(r, fld_r_status, ""), RS_OK) || !same_point(pd, pr))
 				continue;
 			if (!real)
 				real = r;
@@ -273,7 +275,7 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 	size_t i, npos = 0;
 
 	json_array_foreach(res, i, r) {
-		if (strcmp(res_str(r, fld_r_status, ""), "ok") || !res_str(r, fld_r_label, NULL))
+		if (!rs_is(res_str(r, fld_r_status, ""), RS_OK) || !res_str(r, fld_r_label, NULL))
 			continue;
 		char *k = twin_key(r);
 		json_t *f = k ? json_object_get(first, k) : NULL;
@@ -387,7 +389,7 @@ void aa_attach(json_t *rep, const json_t *doc, const char *file, const struct cm
 		json_object_set_new(rep, "aa_checks", json_array());
 	json_array_foreach(checks, i, c) {
 		json_object_set_new(c, "file", json_string(file));
-		if (!strcmp(res_str(c, "verdict", ""), "invalid") &&
+		if (vd_is(res_str(c, "verdict", ""), VD_INVALID) &&
 		    !json_object_get(c, "superseded_by"))
 			json_array_append_new(
 				json_object_get(rep, "warnings"),
@@ -455,7 +457,7 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 		if (json_object_get(c, "superseded_by"))
 			ns++;
 		else
-			!strcmp(v, "valid") ? nv++ : !strcmp(v, "invalid") ? ni++ : nc++;
+			vd_is(v, VD_VALID) ? nv++ : vd_is(v, VD_INVALID) ? ni++ : nc++;
 	}
 	char sup[96] = "";
 
@@ -500,7 +502,7 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 		char power[352] = "";
 		const json_t *sq = json_object_get(c, "sequential");
 
-		if (!strcmp(res_str(c, "verdict", ""), "inconclusive") &&
+		if (vd_is(res_str(c, "verdict", ""), VD_INCONCLUSIVE) &&
 		    isfinite(res_num(c, "mde")))
 			snprintf(power, sizeof(power), " (could detect >= x%.3g)", res_num(c, "mde"));
 		if (sq) {

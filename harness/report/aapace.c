@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 
 /* Every window's ops/s and think median (NAN without one). */

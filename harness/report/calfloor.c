@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "resload.h"
+#include "resget.h"
 
 /* A victim p99 that differs by this factor, and by at least this much in
  * absolute terms (a few tens of microseconds is one timer tick's jitter). */

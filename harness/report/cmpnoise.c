@@ -18,7 +18,8 @@
 #include <gsl/gsl_cdf.h>
 
 #include "../lib/stats.h"
-#include "resload.h"
+#include "resget.h"
+#include "../lib/verdict.h"
 
 /* Rows of two reports are the same comparison when these agree. */
 static char *row_key(const json_t *r)
@@ -96,7 +97,7 @@ static int noise_row(json_t *r, const json_t *more)
 	json_object_set_new(r, "run_to_run", rr);
 	const char *verdict = res_str(r, "verdict", "");
 
-	if (!wider || (strcmp(verdict, "improved") && strcmp(verdict, "regressed")) ||
+	if (!wider || (!vd_is(verdict, VD_IMPROVED) && !vd_is(verdict, VD_REGRESSED)) ||
 	    (lo > 1 || hi < 1))
 		return 0;
 	char why[160];
@@ -105,7 +106,7 @@ static int noise_row(json_t *r, const json_t *more)
 		 "within run-to-run noise (%zu runs, ratio CV %.1f%%, interval %.3f..%.3f)", k, cv,
 		 lo, hi);
 	json_object_set_new(r, "verdict_within_run", json_string(verdict));
-	json_object_set_new(r, "verdict", json_string("inconclusive"));
+	json_object_set_new(r, "verdict", json_string(vd_name(VD_INCONCLUSIVE)));
 	json_object_set_new(r, "why", json_string(why));
 	json_object_set_new(r, "reading", json_string(why));
 	return 1;

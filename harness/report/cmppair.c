@@ -7,7 +7,7 @@
 
 #include "../core/keys.h"
 #include "../lib/fields.h"
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
 #include "../core/workload.h"
 

@@ -30,9 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
+#include "../lib/verdict.h"
 
 #define NUM(x) (isfinite(x) ? json_real(x) : json_null())
 
@@ -86,7 +87,7 @@ static void collapse_reading(json_t *r, double hp, const struct cmp_opts *o, int
 	double za = res_num(c, "a"), zb = res_num(c, "b");
 	double ca = res_num(r, "a.value"), cb = res_num(r, "b.value");
 	char where[96], buf[256];
-	const char *dir = "not significant";
+	const char *dir = vd_name(VD_NOT_SIGNIFICANT);
 
 	if (za && zb)
 		snprintf(where, sizeof(where), "%.0f of %.0f windows of A and %.0f of %.0f of B",
@@ -95,10 +96,10 @@ static void collapse_reading(json_t *r, double hp, const struct cmp_opts *o, int
 		snprintf(where, sizeof(where), "%.0f of %.0f windows of %s", za ? za : zb,
 			 res_num(c, za ? "a_n" : "b_n"), za ? "A" : "B");
 	if (isfinite(hp) && hp < o->alpha && ca != cb)
-		dir = (lower ? cb < ca : cb > ca) ? "improved" : "regressed";
+		dir = vd_name((lower ? cb < ca : cb > ca) ? VD_IMPROVED : VD_REGRESSED);
 	json_object_set_new(c, "verdict", json_string(dir));
 	snprintf(buf, sizeof(buf), "collapsed: 0 ops in %s, %s (Mann-Whitney)", where, dir);
-	json_object_set_new(r, "verdict", json_string("collapsed"));
+	json_object_set_new(r, "verdict", json_string(vd_name(VD_COLLAPSED)));
 	json_object_set_new(r, "why", json_string("a window without operations: decided by "
 						  "the rank test on per-window values"));
 	json_object_set_new(r, "reading", json_string(buf));
@@ -127,7 +128,7 @@ static void power_row(json_t *r, double level, double tost_holm, const struct cm
 					 : json_null());
 	const char *v = res_str(r, "verdict", "");
 
-	if (strcmp(v, "inconclusive")) {
+	if (!vd_is(v, VD_INCONCLUSIVE)) {
 		if (!json_object_get(r, "reading"))
 			json_object_set_new(r, "reading", json_string(v));
 		return;
@@ -213,7 +214,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 	json_array_foreach(rows, i, r) {
 		double ratio = res_num(r, "ratio");
 		int lower = json_is_true(json_object_get(r, "lower_is_better"));
-		const char *v = "inconclusive", *why;
+		const char *v = vd_name(VD_INCONCLUSIVE), *why;
 		json_t *flags = json_object_get(r, "flags");
 
 		json_object_set_new(r, "holm_p", NUM(p[i]));
@@ -233,7 +234,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 		} else {
 			int better = lower ? ratio < 1 : ratio > 1;
 
-			v = better ? "improved" : "regressed";
+			v = vd_name(better ? VD_IMPROVED : VD_REGRESSED);
 			why = "significant and beyond the noise band";
 			double mw = res_num(r, "mw_p");
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "aacheck.h"
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
 
 static void fmt_num(double v, char *buf, size_t len)

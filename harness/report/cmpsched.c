@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
 

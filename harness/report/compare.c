@@ -24,9 +24,11 @@
 #include "cmpsched.h"
 #include "../lib/fields.h"
 #include "../core/keys.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/stats.h"
 #include "textfmt.h"
+#include "../lib/status.h"
+#include "../lib/verdict.h"
 
 /* A latency: one percentile of a distribution in a repetition (rep_<id>)
  * and in the summary (s_<id>); lower is better, and the median of the
@@ -300,11 +302,11 @@ static void add_rows(json_t *rep, const json_t *ra, const json_t *rb, const char
 
 	cmp_point_desc(ra, var, point, sizeof(point));
 	res_group(res_meta_of(doca, ra), group, sizeof(group));
-	if (strcmp(sa, "ok") || strcmp(sb, "ok")) {
+	if (!rs_is(sa, RS_OK) || !rs_is(sb, RS_OK)) {
 		add_str(rep, "not_compared",
 			json_sprintf("%s %s: A %s, %s %s%s%s", res_str(ra, fld_r_workload, "?"), point, sa,
-				     fb, sb, strcmp(sb, "ok") && res_str(rb, fld_r_reason, NULL) ? ": " : "",
-				     strcmp(sb, "ok") ? res_str(rb, fld_r_reason, "") : ""));
+				     fb, sb, !rs_is(sb, RS_OK) && res_str(rb, fld_r_reason, NULL) ? ": " : "",
+				     !rs_is(sb, RS_OK) ? res_str(rb, fld_r_reason, "") : ""));
 		return;
 	}
 	double nta = res_num(ra, fld_r_nthreads), ntb = res_num(rb, fld_r_nthreads);
@@ -558,7 +560,7 @@ size_t cmp_regressions(const json_t *report)
 	json_t *r;
 
 	json_array_foreach(json_object_get(report, "rows"), i, r)
-		n += !strcmp(res_str(r, "verdict", ""), "regressed") ||
-		     !strcmp(res_str(r, "collapse.verdict", ""), "regressed");
+		n += vd_is(res_str(r, "verdict", ""), VD_REGRESSED) ||
+		     vd_is(res_str(r, "collapse.verdict", ""), VD_REGRESSED);
 	return n;
 }

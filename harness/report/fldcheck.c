@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "fldcheck.h"
-#include "resload.h"
+#include "resget.h"
 
 #include "../lib/fields.h"
+#include "../lib/status.h"
 
 /* The tree over the table: full paths, parents, first child, next sibling;
  * index fld_count is the document itself. */
@@ -186,7 +187,7 @@ static size_t row_of(const char *name)
 size_t fld_check_result(const json_t *r, int strict, fld_report_fn *fn, void *ctx)
 {
 	const json_t *st = json_object_get(r, fld_r_status);
-	struct walk w = { fn, ctx, strict, json_is_string(st) && !strcmp(json_string_value(st), "ok"),
+	struct walk w = { fn, ctx, strict, json_is_string(st) && rs_is(json_string_value(st), RS_OK),
 			  res_get(r, fld_s_prim) != NULL, res_get(r, fld_s_metric_name) != NULL,
 			  SIZE_MAX, 0 };
 

@@ -16,8 +16,9 @@
 
 #include "plotpanel.h"
 #include "plotstyle.h"
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
+#include "../lib/verdict.h"
 
 #define MAXKEYS 16
 
@@ -208,10 +209,10 @@ static const char *answer_word(const json_t *row)
 {
 	const char *v = res_str(row, "verdict", "");
 
-	if (!strcmp(v, "improved") || !strcmp(v, "regressed") || !strcmp(v, "collapsed") ||
-	    !strcmp(v, "above") || !strcmp(v, "below"))
+	if (vd_is(v, VD_IMPROVED) || vd_is(v, VD_REGRESSED) || vd_is(v, VD_COLLAPSED) ||
+	    vd_is(v, VD_ABOVE) || vd_is(v, VD_BELOW))
 		return v;
-	return json_is_true(res_get(row, "tost.equivalent")) ? "equivalent" : NULL;
+	return json_is_true(res_get(row, "tost.equivalent")) ? vd_name(VD_EQUIVALENT) : NULL;
 }
 
 /* 1 for the first row of its series in its panel: the one the key lists. */
@@ -318,7 +319,7 @@ static size_t write_blocks(FILE *f, struct frow *r, size_t n, struct gpvars *v, 
 				double ratio = o ? row_ratio(r[i].row)
 						 : num_or(json_object_get(r[i].row, "ratio"), NAN);
 				const char *verdict = res_str(r[i].row, "verdict", "");
-				int sig = !strcmp(verdict, "improved") || !strcmp(verdict, "regressed");
+				int sig = vd_is(verdict, VD_IMPROVED) || vd_is(verdict, VD_REGRESSED);
 				const char *word = o ? answer_word(r[i].row) : NULL;
 
 				if (strcmp(r[i].panel, panels[p]) || strcmp(r[i].group, groups[g]) ||

@@ -26,6 +26,7 @@
 #include "plotpanel.h"
 #include "plots.h"
 #include "question.h"
+#include "resget.h"
 #include "resload.h"
 
 #define MAXBASE 4

@@ -7,7 +7,8 @@
 
 #include "plotpanel.h"
 #include "plots.h"
-#include "resload.h"
+#include "resget.h"
+#include "../lib/status.h"
 
 /* The same workload at the same run parameters except slice_ext_nsec. */
 static int ext_sibling(const json_t *r, const json_t *q)
@@ -17,7 +18,7 @@ static int ext_sibling(const json_t *r, const json_t *q)
 	json_t *v;
 
 	if (strcmp(res_str(q, fld_r_workload, ""), res_str(r, fld_r_workload, "")) ||
-	    strcmp(res_str(q, fld_r_status, ""), "ok"))
+	    !rs_is(res_str(q, fld_r_status, ""), RS_OK))
 		return 0;
 	json_object_foreach((json_t *)pa, k, v)
 		if (strcmp(k, fld_key(fld_r_slice_ext_nsec)) && !json_equal(v, json_object_get(pb, k)))

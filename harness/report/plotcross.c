@@ -19,13 +19,14 @@
 #include <string.h>
 
 #include "plotpanel.h"
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
 #include "../lib/stats.h"
+#include "../lib/status.h"
 
 static int is_ok(const json_t *r)
 {
-	return !strcmp(res_str(r, fld_r_status, ""), "ok");
+	return rs_is(res_str(r, fld_r_status, ""), RS_OK);
 }
 
 /* The point a result shares with its baseline: its params without the

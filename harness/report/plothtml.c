@@ -13,9 +13,11 @@
 #include "compare.h"
 #include "outfile.h"
 #include "question.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "textfmt.h"
+#include "../lib/verdict.h"
+#include "../lib/status.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:1.5em auto;max-width:1050px;padding:0 1em;"
@@ -86,11 +88,11 @@ static void verdict_rows(FILE *f, const json_t *rep)
 	json_t *row;
 
 	json_array_foreach(json_object_get(rep, "rows"), i, row) {
-		const char *v = res_str(row, "verdict", "inconclusive");
+		const char *v = res_str(row, "verdict", vd_name(VD_INCONCLUSIVE));
 
 		row_start(f, row, v);
 		fputs(v, f);
-		if (strcmp(v, "improved") && strcmp(v, "regressed")) {
+		if (!vd_is(v, VD_IMPROVED) && !vd_is(v, VD_REGRESSED)) {
 			fputs(" (", f);
 			html_esc(f, res_str(row, "why", ""));
 			fputs(")", f);
@@ -108,9 +110,9 @@ static void counts(FILE *f, const json_t *rep)
 	json_array_foreach(json_object_get(rep, "rows"), i, row) {
 		const char *v = res_str(row, "verdict", "");
 
-		nv[!strcmp(v, "improved") ? 0 : !strcmp(v, "regressed") ? 1
-				: !strcmp(v, "collapsed") ? 2 : !strcmp(v, "above") ? 4
-				: !strcmp(v, "below") ? 5 : 3]++;
+		nv[vd_is(v, VD_IMPROVED) ? 0 : vd_is(v, VD_REGRESSED) ? 1
+				: vd_is(v, VD_COLLAPSED) ? 2 : vd_is(v, VD_ABOVE) ? 4
+				: vd_is(v, VD_BELOW) ? 5 : 3]++;
 	}
 	if (json_object_get(rep, "axis_max")) /* against a published number */
 		fprintf(f, "%zu above, %zu below, %zu inconclusive", nv[4], nv[5], nv[3]);
@@ -176,12 +178,12 @@ static void question_table(FILE *f, const struct question *q)
 		}
 		fputs("</th></tr>\n", f);
 		json_array_foreach(json_object_get(cr->rep, "rows"), i, row) {
-			const char *v = res_str(row, "verdict", "inconclusive");
+			const char *v = res_str(row, "verdict", vd_name(VD_INCONCLUSIVE));
 			double mde = res_num(row, "mde.ratio");
 			double need = isfinite(pub) ? power_reps_for(row, pub) : NAN;
 			int eq = json_is_true(res_get(row, "tost.equivalent"));
 
-			row_start(f, row, eq ? "equivalent" : v);
+			row_start(f, row, eq ? vd_name(VD_EQUIVALENT) : v);
 			html_esc(f, res_str(row, "reading", v));
 			fprintf(f, isfinite(mde) ? "</td><td>x%.3g" : "</td><td>-", mde);
 			if (isfinite(need))
@@ -311,8 +313,9 @@ static void figure(FILE *f, const struct plot *p)
 			p->name, p->name, p->name, p->name);
 		return;
 	}
-	fprintf(f, "<p class=\"%s\">%s: ", p->state ? "failed" : "skipped",
-		p->state ? "failed" : "skipped");
+	const char *st = rs_name(p->state ? RS_FAILED : RS_SKIPPED);
+
+	fprintf(f, "<p class=\"%s\">%s: ", st, st);
 	html_esc(f, p->note);
 	fputs("</p>\n", f);
 }

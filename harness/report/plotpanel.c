@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
 
 /* Run keys that are swept axes, in the order a panel title names them. */

@@ -12,15 +12,16 @@
 
 #include "gnuplot.h"
 #include "plotstyle.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
+#include "../lib/status.h"
 
 /* Every result r (index i) of every input d, and every ok one. */
 #define PLOT_FOREACH(c, d, i, r)                  \
 	for (size_t d = 0; d < (c)->ndocs; d++) \
 		json_array_foreach(json_object_get((c)->docs[d], fld_results), i, r)
 #define PLOT_FOREACH_OK(c, d, i, r) \
-	PLOT_FOREACH(c, d, i, r) if (!strcmp(res_str(r, fld_r_status, ""), "ok"))
+	PLOT_FOREACH(c, d, i, r) if (rs_is(res_str(r, fld_r_status, ""), RS_OK))
 
 /* At most this many series share a panel: more and the eye cannot follow
  * one line across the others. */

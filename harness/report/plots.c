@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "plotpanel.h"
-#include "resload.h"
+#include "resget.h"
 
 /* The mean of summary.ops_per_sec with its CI; 0 when the result has none. */
 static int ops_point(const json_t *r, struct ppt *pt)

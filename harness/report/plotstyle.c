@@ -1,5 +1,5 @@
 /* plotstyle.c - the colour, point and dash of every workload, from the
- * one list of locks and policies (harness/vocab.h): a name is resolved
+ * one list of locks and policies (harness/lib/vocab.h): a name is resolved
  * through the registry, so an alias (slice-spin), its triple (tas+cs) and
  * a result recording lock "tas" and policy "cs" look the same. */
 #include "plotstyle.h"

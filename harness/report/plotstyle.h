@@ -14,7 +14,7 @@ struct pstyle {
 	int pt;		 /* gnuplot point type */
 	const char *dash; /* gnuplot dash pattern ("- ", ". " ...), NULL solid */
 	int order;	 /* sort key: the table's order of locks, then of policies */
-	int known;	 /* lock and policy are in harness/core/vocab.h's lists */
+	int known;	 /* lock and policy are in harness/lib/vocab.h's lists */
 };
 
 /* The style of a result: its params' "lock", "policy" and "dry" when the

@@ -19,9 +19,11 @@
 
 #include "cmppair.h"
 #include "compare.h"
-#include "resload.h"
+#include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
+#include "../lib/status.h"
+#include "../lib/verdict.h"
 
 /* The test of one result's values against ref, into row. */
 static void one_sample(json_t *row, const double *x, size_t n, double ref, double alpha,
@@ -66,7 +68,7 @@ static void verdicts(json_t *rows, double *p, size_t n, double alpha, double ban
 	st_holm(p, n);
 	json_array_foreach(rows, i, row) {
 		double r = res_num(row, "ratio");
-		const char *v = "inconclusive", *why = "one value: no interval";
+		const char *v = vd_name(VD_INCONCLUSIVE), *why = "one value: no interval";
 		char reading[128];
 
 		if (isfinite(p[i])) {
@@ -74,12 +76,12 @@ static void verdicts(json_t *rows, double *p, size_t n, double alpha, double ban
 
 			why = !sig ? "not significant after Holm" : "within the noise band";
 			if (sig && out)
-				v = r > 1 ? "above" : "below";
+				v = vd_name(r > 1 ? VD_ABOVE : VD_BELOW);
 		}
 		json_object_set_new(row, "verdict", json_string(v));
 		json_object_set_new(row, "why", json_string(why));
 		snprintf(reading, sizeof(reading), "%s (x%.3g of the reference)",
-			 *v == 'i' ? why : v, r);
+			 vd_is(v, VD_INCONCLUSIVE) ? why : v, r);
 		json_object_set_new(row, "reading", json_string(reading));
 	}
 }
@@ -94,7 +96,7 @@ json_t *qref_report(json_t *const *docs, size_t n, const json_t *c, qref_in_fn *
 
 	for (size_t d = 0; d < n; d++)
 		json_array_foreach(json_object_get(docs[d], fld_results), i, r)
-			if (in(docs[d], r, c) && !strcmp(res_str(r, fld_r_status, ""), "ok"))
+			if (in(docs[d], r, c) && rs_is(res_str(r, fld_r_status, ""), RS_OK))
 				json_array_append(all, r);
 	json_t **v = malloc((json_array_size(all) + 1) * sizeof(*v));
 	double *p = malloc((json_array_size(all) + 1) * sizeof(*p));

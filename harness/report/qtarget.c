@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resload.h"
+#include "resget.h"
 
 /* The targets file named by the question at path: relative to its
  * directory.  NULL with err. */

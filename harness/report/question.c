@@ -15,7 +15,7 @@
 #include "plotpanel.h"
 #include "qref.h"
 #include "qtarget.h"
-#include "resload.h"
+#include "resget.h"
 #include "textfmt.h"
 
 static const char *const top_keys[] = { "question", "contrasts", "targets", NULL };

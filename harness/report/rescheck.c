@@ -12,10 +12,11 @@
 #include <string.h>
 
 #include "fldcheck.h"
-#include "resload.h"
+#include "resget.h"
 
 #include "../core/keys.h"
 #include "../lib/fields.h"
+#include "../lib/status.h"
 
 struct vctx {
 	const char *who, *file;
@@ -308,8 +309,8 @@ static void check_extension(struct vctx *c, size_t i, const json_t *r)
 		return; /* results written before grants were timed have none */
 	const char *st = res_str(r, fld_s_ext_status, "");
 
-	if (strcmp(st, "ok")) {
-		if (strcmp(st, "unsupported") && strcmp(st, "skipped"))
+	if (!rs_is(st, RS_OK)) {
+		if (!rs_is(st, RS_UNSUPPORTED) && !rs_is(st, RS_SKIPPED))
 			verr(c, i, path, "status must be ok, unsupported or skipped");
 		else if (!*res_str(r, fld_s_ext_reason, ""))
 			verr(c, i, path, "an extension_ns that is not ok must say why");
@@ -396,13 +397,10 @@ static void check_rate(struct vctx *c, size_t i, size_t k, const json_t *rep)
 
 static void check_result(struct vctx *c, size_t i, const json_t *r)
 {
-	static const char *const statuses[] = { "ok", "unsupported", "failed", "interrupted" };
 	const char *st = res_str(r, fld_r_status, "");
-	int known = 0;
+	enum sb_status s = rs_of(st);
 
-	for (size_t k = 0; k < sizeof(statuses) / sizeof(statuses[0]); k++)
-		known |= !strcmp(st, statuses[k]);
-	if (!known) {
+	if (s == RS_COUNT || !rs_result_status(s)) {
 		verr(c, i, fld_r_status, "must be ok, unsupported, failed or interrupted");
 		return;
 	}
@@ -415,7 +413,7 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 
 	if (json_is_number(nt) && !(n >= 1 && n == floor(n)))
 		verr(c, i, fld_r_nthreads, "must be a whole number >= 1");
-	if (strcmp(st, "ok")) {
+	if (!rs_is(st, RS_OK)) {
 		const char *why = res_str(r, fld_r_reason, "");
 
 		if (!*why && json_object_get(r, fld_r_reason))
@@ -451,7 +449,7 @@ static void check_result(struct vctx *c, size_t i, const json_t *r)
 			const char *pst = json_string_value(json_object_get(one, fld_key(fld_s_prim_status)));
 
 			snprintf(p, sizeof(p), "%s.%s.%s", fld_s_prim, name, reason);
-			if (pst && strcmp(pst, "ok") && !json_is_string(json_object_get(one, reason)))
+			if (pst && !rs_is(pst, RS_OK) && !json_is_string(json_object_get(one, reason)))
 				verr(c, i, p, "a primitive that did not run must say why");
 			/* {status, reason} beside the statistics objects */
 			json_object_foreach((json_t *)one, stat, st) {

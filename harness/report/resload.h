@@ -1,7 +1,8 @@
 /* resload.h - reading result files (and directories of them) for compare
  * and plot.  Everything past the envelope is optional: readers use the
- * accessors below, which return NAN or NULL for a missing or mistyped
- * field, so a hostile file can only degrade a report, never crash it. */
+ * accessors of resget.h, which return NAN or NULL for a missing or
+ * mistyped field, so a hostile file can only degrade a report, never crash
+ * it. */
 #ifndef SB_RESLOAD_H
 #define SB_RESLOAD_H
 
@@ -33,23 +34,5 @@ int res_is_json_name(const char *name);
  * after it stay NULL.  *docs is set either way: free it with res_free_all. */
 int res_load_all(const char *who, const char *const *paths, size_t n, json_t ***docs);
 void res_free_all(json_t **docs, size_t n);
-/* The finite values at path (divided by the one at div_path, when given and
- * above 0) of every repetition of result r, in a new array *out sized for
- * all of them (free it); the count.  No cap: a result with 5,000
- * repetitions gives 5,000 values. */
-size_t res_rep_values(const json_t *r, const char *path, const char *div_path, double **out);
-
-/* "a.b.c" inside obj; NULL when any step is missing or not an object. */
-json_t *res_get(const json_t *obj, const char *path);
-/* A number at path, NAN when missing or not a number. */
-double res_num(const json_t *obj, const char *path);
-/* A string at path, or def. */
-const char *res_str(const json_t *obj, const char *path, const char *def);
-/* The meta a result was measured under (its "_meta", else the document's). */
-const json_t *res_meta_of(const json_t *doc, const json_t *result);
-/* "host / cpu model / kernel release" of a meta, for grouping reports. */
-void res_group(const json_t *meta, char *buf, size_t len);
-/* One line for a meta: kernel, CPU, bare metal or VM (+ accelerator), date. */
-void res_meta_line(const json_t *meta, char *buf, size_t len);
 
 #endif

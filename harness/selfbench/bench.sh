@@ -62,7 +62,8 @@ full)
 	hvb_wl=(spin-tas futex adaptive)
 	# Sections 2 and 2b: 15 rotating rounds of 0.25 s windows.
 	pr_rounds=15 pr_dur=0.25 pr_warm=0.05
-	pc_locks=(tas adaptive mcs) placements=(cs pre rearm)
+	# placements=(): every one `slicebench list` names (below)
+	pc_locks=(tas adaptive mcs) placements=()
 	scale_n=(1 2 8 32 128 512)
 	;;
 smoke)
@@ -107,6 +108,13 @@ fi
 for b in "$SB" "$BIN/bare" "$BIN/sleepcost" "$BIN/switchcost" "$BIN/ratio" "$BIN/writecost" "$BIN/driftcheck"; do
 	[ -x "$b" ] || { echo "bench.sh: $b missing: run 'make bench'" >&2; exit 2; }
 done
+# The placements as `slicebench list` names the policies: all but the
+# baseline (none) and the abusers, which never give a grant back.
+if [ ${#placements[@]} -eq 0 ]; then
+	mapfile -t placements < <("$SB" list |
+		awk '/^policies /{p = 1; next} p && !NF {p = 0} p && $1 != "none" && $2 != "abuser:" {print $1}')
+	[ ${#placements[@]} -gt 0 ] || { echo "bench.sh: slicebench list names no placement" >&2; exit 2; }
+fi
 # shellcheck source=harness/selfbench/bench/lib.sh
 . harness/selfbench/bench/lib.sh
 # shellcheck source=harness/selfbench/bench/rounds.sh

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../harness/report/resget.h"
 #include "../../harness/report/resload.h"
 
 #define NAME "fuzz.json"

@@ -1,9 +1,12 @@
 /* vocab.h - the names the run and the report sides share, each spelled
  * once: the waiting policies and the locks, with how each looks in a
  * figure.  Everything else is made from these lists: the policy enum and
- * its names and help (policy.h, workloads/registry.c), the loop tables of
- * every lock (loop.h), the `policy` key's help (keys.c) and the plot
- * styles (harness/report/plotstyle.c).
+ * its names and help (harness/core/policy.h, workloads/registry.c), the
+ * loop tables of every lock (harness/core/loop.h), the `policy` key's help
+ * (harness/core/keys.c), the plot styles (harness/report/plotstyle.c), the
+ * placements of the preload library (harness/preload/slicepreload.c) and
+ * the program arms (workloads/program.c).  It depends on nothing, so every
+ * layer, the preload library's too, may include it.
  *
  * A figure tells a series by colour (the lock), point shape and dash (the
  * policy); a dry control keeps its policy's colour and shape but hollow
@@ -14,24 +17,34 @@
 #ifndef SB_VOCAB_H
 #define SB_VOCAB_H
 
+/* Each policy's name, for what names one policy in a constant (the preload
+ * library's placements, the program arms); the list below uses them. */
+#define SB_POLNAME_NONE "none"
+#define SB_POLNAME_CS "cs"
+#define SB_POLNAME_PRE "pre"
+#define SB_POLNAME_REARM "rearm"
+#define SB_POLNAME_NOYIELD "noyield"
+#define SB_POLNAME_HOG "hog"
+
 /* X(ID, name, yields, trylock, pt, dash, help): the policy POL_ID is
- * spelled name; yields: it gives a grant back at once (rseq_slice_yield);
- * trylock: only a lock with trylock can run it; pt: its filled gnuplot
- * point type (odd, 5..15); dash: its dash pattern, NULL for solid.  The
- * order is the enum's, the order `slicebench list` shows them in. */
-#define SB_POLICIES(X, A)                                                                 \
-	X(A, NONE, "none", 0, 0, 7, NULL, "no slice-extension request (the baseline)")     \
-	X(A, CS, "cs", 1, 0, 5, "-- ",                                                      \
-	  "request after the acquisition, clear after the release, yield if granted")      \
-	X(A, PRE, "pre", 1, 0, 9, "-. ",                                                    \
-	  "request before the acquisition (waiters spin with it), clear after the "       \
-	  "release, yield if granted")                                                     \
-	X(A, REARM, "rearm", 1, 1, 13, "-.. ",                                              \
-	  "request per trylock attempt, clear and yield if granted between attempts "     \
-	  "(locks with trylock only)")                                                     \
-	X(A, NOYIELD, "noyield", 0, 0, 11, "--- . ",                                        \
-	  "abuser: cs's request and clear, never yields a grant")                          \
-	X(A, HOG, "hog", 0, 0, 15, "- - . . ",                                              \
+ * spelled name (SB_POLNAME_ID); yields: it gives a grant back at once
+ * (rseq_slice_yield); trylock: only a lock with trylock can run it; pt: its
+ * filled gnuplot point type (odd, 5..15); dash: its dash pattern, NULL for
+ * solid.  The order is the enum's, the order `slicebench list` shows them
+ * in. */
+#define SB_POLICIES(X, A)                                                                         \
+	X(A, NONE, SB_POLNAME_NONE, 0, 0, 7, NULL, "no slice-extension request (the baseline)")   \
+	X(A, CS, SB_POLNAME_CS, 1, 0, 5, "-- ",                                                   \
+	  "request after the acquisition, clear after the release, yield if granted")             \
+	X(A, PRE, SB_POLNAME_PRE, 1, 0, 9, "-. ",                                                 \
+	  "request before the acquisition (waiters spin with it), clear after the "               \
+	  "release, yield if granted")                                                            \
+	X(A, REARM, SB_POLNAME_REARM, 1, 1, 13, "-.. ",                                           \
+	  "request per trylock attempt, clear and yield if granted between attempts "             \
+	  "(locks with trylock only)")                                                            \
+	X(A, NOYIELD, SB_POLNAME_NOYIELD, 0, 0, 11, "--- . ",                                     \
+	  "abuser: cs's request and clear, never yields a grant")                                 \
+	X(A, HOG, SB_POLNAME_HOG, 0, 0, 15, "- - . . ",                                           \
 	  "abuser: request at every operation, never cleared, never yields")
 
 /* A dry control's dash, whatever its policy. */
