@@ -21,11 +21,13 @@ bench: bench-bin
 # reach the harness's slice calls (policy.h), which an optimizer at -O1
 # (the sanitizer builds) does not drop: they link the harness's objects.
 $(BENCH_SOLO): $(BUILD)/selfbench/%: $(BUILD)/$(H)/selfbench/%.o $(LIB_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ratio and writecost reuse the harness's statistics and result writer;
 # driftcheck runs the harness's runner.
 $(BENCH_LIB): $(BUILD)/selfbench/%: $(BUILD)/$(H)/selfbench/%.o $(LIB_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # make bench-tiers: each test tier's wall time, BENCH_RUNS separate runs
