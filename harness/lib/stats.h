@@ -53,10 +53,6 @@ double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, i
 		       int *ties);
 /* Holm step-down adjustment in place; NAN entries are left out. */
 void st_holm(double *p, size_t n);
-/* The level Holm's step-down tests each p against: alpha / (m - k) for the
- * k-th smallest of the m finite p (k from 0; ties share the strictest);
- * NAN where p is NAN. */
-void st_holm_levels(const double *p, size_t n, double alpha, double *level);
 /* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
  * MADs of the median (both need enough values to mean anything). */
 void st_outliers(const double *x, size_t n, int *flags);
