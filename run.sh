@@ -15,13 +15,18 @@ usage() {
 	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
 }
 
+# A mistake in the options: one line and where to read more, not the help.
+misuse() {
+	echo "run.sh: $*" >&2
+	echo "try './run.sh --help'" >&2
+	exit 2
+}
+
 # value OPTION ARGS...: OPTION must have a value (set -u would otherwise
 # stop with "$2: unbound variable").
 value() {
 	if [ $# -lt 2 ]; then
-		echo "run.sh: $1 needs a value" >&2
-		usage >&2
-		exit 2
+		misuse "$1 needs a value"
 	fi
 }
 
@@ -51,9 +56,7 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage; exit 0 ;;
 	*)
 		if [ "$mode" = host ]; then
-			echo "run.sh: unknown option '$1'" >&2
-			usage >&2
-			exit 2
+			misuse "unknown option '$1'"
 		fi
 		pass+=("$1"); shift ;;
 	esac
