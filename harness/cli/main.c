@@ -18,6 +18,7 @@
 #include "../os/signals.h"
 #include "../os/slice.h"
 #include "ready.h"
+#include "runflags.h"
 #include "../os/sysinfo.h"
 #include "../os/topo.h"
 #include "vmmeta.h"
@@ -55,14 +56,25 @@ static void run_more(FILE *f)
 	fprintf(f, "\nworkload keys: see `slicebench list`\n");
 }
 
+/* run_opts and then runflags.c's flags: filled by cmd_run. */
+static struct cli_opt run_all_opts[CLI_MAX + 1];
+
 static const struct cli_cmd run_cmd = {
 	.name = "run",
 	.synopsis = "slicebench run --config FILE [--out FILE.json] [--quiet] [--dry-run]\n"
-		    "                      [--meta KEY=VALUE]...\n",
+		    "                      [--meta KEY=VALUE]...\n"
+		    "       slicebench run [-w LIST] [-t LIST] [--cs DUR] [-d DUR] [-r N]\n"
+		    "                      [--set KEY=VALUE]... [--out FILE.json] [...]\n",
 	.about = "Runs every parameter point of a suite config, each in its own process,\n"
 		 "and writes one JSON result (temp file + rename).  Default --out:\n"
-		 "results/<utc>-<host>-<kernel>.json\n",
-	.opts = run_opts,
+		 "results/<utc>-<host>-<kernel>.json\n"
+		 "\n"
+		 "Without --config the flags from --workload on are the config: each sets\n"
+		 "the run key in parentheses, keys not given keep their defaults, and the\n"
+		 "result is the one of a config file with those keys in its one run.  A\n"
+		 "comma list sweeps (-w spin-tas,slice-spin; -t 2,4).  A DUR is a number\n"
+		 "and ns, us, ms or s; a bare number is in the key's own unit.\n",
+	.opts = run_all_opts,
 	.more = run_more,
 };
 
@@ -147,6 +159,7 @@ static void free_metas(char ***p)
 /* What `run` was asked: its options, and the default name's state. */
 struct run_args {
 	const char *config, *out;
+	json_t *flags; /* the config the flags built, NULL: none given */
 	char **metas;
 	int nmeta, quiet, dry, planned, force, check;
 	int seq; /* > 0: the default name, -<seq> when taken */
@@ -168,6 +181,12 @@ static int run_parse(int argc, char **argv, struct run_args *a)
 		case 'p': a->dry = a->planned = 1; break;
 		case 'f': a->force = 1; break;
 		case 'k': a->check = 1; break;
+		default: {
+			char msg[1024];
+
+			if (runflags_add(&a->flags, c, optarg, msg, sizeof(msg)) < 0)
+				return cli_misuse(&run_cmd, "%s", msg);
+		}
 		}
 	}
 	/* --check-args: the arguments of a run that must leave a result (the
@@ -181,9 +200,14 @@ static int run_parse(int argc, char **argv, struct run_args *a)
 	/* Armed before anything else: a signal during the config load or the
 	 * first run's start is the same request as one later. */
 	sig_install();
-	if (!a->config || optind != argc)
-		return cli_misuse(&run_cmd, "%s",
-				  a->config ? "unexpected argument" : "--config FILE is required");
+	if (optind != argc)
+		return cli_misuse(&run_cmd, "unexpected argument \"%s\"", argv[optind]);
+	if (a->config && a->flags)
+		return cli_misuse(&run_cmd, "--config and the run flags (--workload ... --set) "
+					    "exclude each other: a config file sets its own keys");
+	if (!a->config && !a->flags)
+		return cli_misuse(&run_cmd, "--config FILE, or the run's flags (-w LIST ...), "
+					    "is required");
 	return a->check ? 0 : -1;
 }
 
@@ -195,7 +219,8 @@ static int run_load(const struct run_args *a, struct cfg_suite *s)
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;
 	}
-	if (cfg_load(a->config, s, err, sizeof(err))) {
+	if (a->flags ? cfg_load_json("run flags", a->flags, s, err, sizeof(err))
+		     : cfg_load(a->config, s, err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -284,10 +309,12 @@ static int cmd_run(int argc, char **argv)
 	json_t *doc = NULL;
 	int rc;
 
-	if (!metas)
+	if (!metas || runflags_opts(run_all_opts, CLI_MAX + 1, run_opts))
 		return 1;
-	if ((rc = run_parse(argc, argv, &a)) >= 0)
+	if ((rc = run_parse(argc, argv, &a)) >= 0) {
+		json_decref(a.flags);
 		return rc;
+	}
 	if ((rc = run_load(&a, &s)))
 		goto out;
 	if (a.dry) {
@@ -304,6 +331,7 @@ static int cmd_run(int argc, char **argv)
 	rc = run_write(&a, doc, sig);
 out:
 	json_decref(doc);
+	json_decref(a.flags);
 	cfg_free(&s);
 	return rc;
 }
