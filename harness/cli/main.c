@@ -25,6 +25,7 @@
 #include "../core/workload.h"
 
 #include "../lib/exitcodes.h"
+#include "../lib/extstate.h"
 
 /* Runs started in one second that take a default name: far more than a
  * machine can start. */
@@ -91,12 +92,18 @@ static const char *param_str(const json_t *p, const char *k, char *buf, size_t l
 	return buf;
 }
 
-static void print_table(const json_t *results)
+/* The table of a run, under the line that says whether the extension ran
+ * and why not: a reason said there is not said again in a row. */
+static void print_table(const json_t *doc)
 {
+	const json_t *results = json_object_get(doc, "results");
+	char ext[2048];
 	size_t i;
 	json_t *r;
 
-	printf("%-16s %7s %6s %-24s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
+	ext_state_line(doc, ext, sizeof(ext));
+	printf("%s\n", ext);
+	printf("%-18s %7s %6s %-24s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
 	       "pin (+noise threads)", "ops/s", "+-95%", "p99 hold", "jain", "status");
 	json_array_foreach(results, i, r) {
 		const json_t *p = json_object_get(r, fld_r_params);
@@ -119,7 +126,7 @@ static void print_table(const json_t *results)
 
 		snprintf(pin, sizeof(pin), noise > 0 ? "%s +noise:%lld" : "%s",
 			 json_string_value(json_object_get(p, "pin")), (long long)noise);
-		printf("%-16s %7s %6s %-24s ", json_string_value(json_object_get(r, fld_r_workload)),
+		printf("%-18s %7s %6s %-24s ", json_string_value(json_object_get(r, fld_r_workload)),
 		       nth, param_str(p, "cs_ns", cs, sizeof(cs)), pin);
 		if (o) {
 			double mean = json_number_value(json_object_get(o, fld_key(fld_s_ops_mean)));
@@ -135,15 +142,15 @@ static void print_table(const json_t *results)
 			const char *why = json_string_value(json_object_get(r, fld_r_reason));
 			size_t k;
 
-			/* each reason in full once, at its first row */
-			for (k = 0; why && k < i; k++) {
+			/* each reason in full once: above, or at its first row */
+			for (k = 0; why && !strstr(ext, why) && k < i; k++) {
 				const char *ow = json_string_value(
 					json_object_get(json_array_get(results, k), fld_r_reason));
 
 				if (ow && !strcmp(ow, why))
 					break;
 			}
-			if (why && k < i)
+			if (why && (k < i || strstr(ext, why)))
 				printf("%14s %9s %10s %6s  %s (as above)\n", "-", "-", "-", "-", st);
 			else
 				printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st, why);
@@ -292,7 +299,7 @@ static int run_write(struct run_args *a, const json_t *doc, int sig)
 	}
 	/* Interrupted: the summary so far is printed even with --quiet. */
 	if (!a->quiet || sig) {
-		print_table(json_object_get(doc, "results"));
+		print_table(doc);
 		fprintf(stderr, "%s%s\n", sig ? "interrupted; results so far in " : "wrote ",
 			a->out);
 	}
