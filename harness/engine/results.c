@@ -34,7 +34,8 @@ json_t *res_new(const json_t *config, const char *config_file)
 
 	utc_now(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ");
 	json_object_set_new(meta, "utc", json_string(ts));
-	json_object_set_new(meta, "config_file", json_string(config_file));
+	if (config_file) /* none: a run from flags, its config all in "config" */
+		json_object_set_new(meta, "config_file", json_string(config_file));
 	return json_pack("{s:s,s:o,s:O,s:[]}", "schema", RES_SCHEMA, "meta", meta, "config",
 			 config, "results");
 }
