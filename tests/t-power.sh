@@ -180,3 +180,23 @@ done
 rc=$?
 check "power: --grant-floor -1 is refused with the value, exit 2 (rc=$rc)" \
 	eval 'test "$rc" -eq 2 && grep -q "grant-floor \"-1\": not a rate" "$TMP/e"'
+
+# The mechanism beside the ratio, on the guest's Rostedt result: the model
+# of how often a holder is preempted inside its section per 1000
+# acquisitions (1000 x involuntary switches per second x hold median / n,
+# the median over the windows), and how the kernel's grants ended.
+g=$(ref_json rostedt-2023-vm)
+r=$("$SB" compare --within "$g" --baseline slice-dry --format json 2>/dev/null)
+want=$(jq '[.results[] | select(.workload == "slice-spin" and .label == "poc" and .params.noise == 0) | .nthreads as $n |
+	.repetitions[] | 1000 * (.rusage.nivcsw / .wall_s) * (.hold_ns.p50 / 1e9) / $n] | sort |
+	if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end' "$g")
+check "power: the model of how often the extension could fire, per 1000 acquisitions ($want)" \
+	jqe --argjson w "$want" '[.rows[] | select(.b.workload == "slice-spin" and (.point | test("noise=0")) and .b.label == "poc")][0].b |
+	  (.can_fire_per_1000 - $w | fabs) < 1e-9 * $w' <<<"$r"
+check "power: ... and how the kernel's grants ended, from its rseq/stats ($(jq -c '[.rows[] | select(.b.workload == "slice-spin")][0].b.grants_ended' <<<"$r"))" \
+	jqe --argjson s "$(jq '[.results[] | select(.workload == "slice-spin" and .label == "poc" and .params.noise == 0)][0].summary.rseq_stats' "$g")" \
+	'[.rows[] | select(.b.workload == "slice-spin" and (.point | test("noise=0")) and .b.label == "poc")][0].b.grants_ended ==
+	 {granted: $s.sgrant, yielded: $s.syield, revoked: $s.srevok, expired: $s.sexpir}' <<<"$r"
+"$SB" compare --within "$g" --baseline slice-dry >"$TMP/o" 2>/dev/null
+check "power: the text shows the model beside the grants and the grants' ends" \
+	grep -qE '^    kernel grants: [0-9]+, [0-9]+ ended in a yield, [0-9]+ revoked \([0-9]+ as the timer expired\)$' "$TMP/o"

@@ -141,12 +141,12 @@ void cmp_print_brief(FILE *f, const json_t *rep)
 	fprintf(f, "family: %s, each row at %.3g; --detail: every column, the checks and notes\n",
 		res_str(json_array_get(rows, 0), "family.kind", "report"),
 		res_num(json_array_get(rows, 0), "family.level"));
-	/* workload 28, ratio [CI] 22, n 7, grants 11, MDE 7, verdict 13: 100
-	 * columns with the indent and the gaps. */
-	static const int w[] = { 28, 22, 7, 11, 7, 13 };
+	/* workload 28, ratio [CI] 22, grants (model) 17, MDE 7, verdict 13:
+	 * 97 columns with the indent and the gaps. */
+	static const int w[] = { 28, 22, 17, 7, 13 };
 
 	json_array_foreach(rows, i, r) {
-		char point[256], name[128], ratio[64], n[32], g[32], mde[16];
+		char point[256], name[128], ratio[64], g[48], mde[16];
 		const json_t *ci = json_object_get(r, "ratio_ci95");
 
 		snprintf(point, sizeof(point), "%s%s%s%s%s", gr ? res_str(r, "group", "") : "",
@@ -156,8 +156,8 @@ void cmp_print_brief(FILE *f, const json_t *rep)
 		if (!prev || strcmp(prev, point)) {
 			fputc('\n', f);
 			cell(f, point, CMP_BRIEF_WIDTH, 1);
-			fprintf(f, "  %-28s  %-22s  %-7s  %-11s  %-7s  %s\n", "workload", "ratio [95% CI]",
-				"n A/B", "grants/1k", "MDE", "verdict");
+			fprintf(f, "  %-28s  %-22s  %-17s  %-7s  %s\n", "workload", "ratio [95% CI]",
+				"grants/1k (can)", "MDE", "verdict");
 		}
 		free((void *)prev);
 		prev = strdup(point);
@@ -178,18 +178,32 @@ void cmp_print_brief(FILE *f, const json_t *rep)
 		else
 			snprintf(ratio, sizeof(ratio), isfinite(res_num(r, "ratio")) ? "%.3f" : "-",
 				 res_num(r, "ratio"));
-		snprintf(n, sizeof(n), "%.0f/%.0f", res_num(r, "a.n"), res_num(r, "b.n"));
-		snprintf(g, sizeof(g), isfinite(res_num(r, "b.grants_per_1000_ops")) ? "%.3g" : "-",
-			 res_num(r, "b.grants_per_1000_ops"));
+		/* B's grants per 1000 acquisitions, and in brackets how often a
+		 * holder was preempted inside its section (cmpmech.h). */
+		double gb = res_num(r, "b.grants_per_1000_ops"), cf = res_num(r, "b.can_fire_per_1000");
+
+		snprintf(g, sizeof(g), isfinite(gb) ? "%.3g" : "-", gb);
+		if (isfinite(gb) && isfinite(cf)) {
+			size_t l = strlen(g);
+
+			snprintf(g + l, sizeof(g) - l, " (%.3g)", cf);
+		}
 		snprintf(mde, sizeof(mde), isfinite(res_num(r, "mde.ratio")) ? "x%.3g" : "-",
 			 res_num(r, "mde.ratio"));
 		fputs("  ", f);
 		cell(f, name, w[0], 0);
 		cell(f, ratio, w[1], 0);
-		cell(f, n, w[2], 0);
-		cell(f, g, w[3], 0);
-		cell(f, mde, w[4], 0);
-		cell(f, row_word(r), w[5], 1);
+		cell(f, g, w[2], 0);
+		cell(f, mde, w[3], 0);
+		cell(f, row_word(r), w[4], 1);
+		/* How the kernel's grants to B ended. */
+		const json_t *ge = res_get(r, "b.grants_ended");
+
+		if (res_num(ge, "granted") > 0)
+			fprintf(f, "    kernel grants: %.0f, %.0f ended in a yield, %.0f revoked (%.0f as the "
+				   "timer expired)\n",
+				res_num(ge, "granted"), res_num(ge, "yielded"), res_num(ge, "revoked"),
+				res_num(ge, "expired"));
 	}
 	free((void *)prev);
 	if (json_array_size(json_object_get(rep, "not_compared")))

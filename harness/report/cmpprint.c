@@ -94,6 +94,12 @@ static void row_cells(const json_t *r, int within, struct cells *c)
 		fmt_num(ga, a, sizeof(a));
 		fmt_num(gb, b, sizeof(b));
 		snprintf(c->c[10], sizeof(c->c[10]), "%s/%s", a, b);
+		if (isfinite(res_num(r, "b.can_fire_per_1000"))) {
+			size_t l = strlen(c->c[10]);
+
+			snprintf(c->c[10] + l, sizeof(c->c[10]) - l, " (can %.3g)",
+				 res_num(r, "b.can_fire_per_1000"));
+		}
 	} else {
 		snprintf(c->c[10], sizeof(c->c[10]), "-");
 	}

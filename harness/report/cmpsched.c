@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmpmech.h"
 #include "compare.h"
 #include "resget.h"
 #include "../lib/fields.h"
@@ -104,6 +105,8 @@ void cmp_sched(json_t *row, json_t *flags, const json_t *ra, const json_t *rb)
 {
 	holder_rate(json_object_get(row, "a"), ra);
 	holder_rate(json_object_get(row, "b"), rb);
+	cmp_mechanism(json_object_get(row, "a"), ra);
+	cmp_mechanism(json_object_get(row, "b"), rb);
 	/* Oversubscribed windows shorter than ten scheduler rounds: the
 	 * shorter side's figure, at its threads per PU. */
 	double wa = window_rounds(json_object_get(row, "a"), ra);
