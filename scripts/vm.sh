@@ -412,6 +412,8 @@ for i in "${!ALSO_CFG[@]}"; do
 done
 [ "$CALIBRATE" = 0 ] || cp "$REPO/configs/vm-calibration.json" "$REPO/configs/vm-load.json" "$WORK/configs/"
 [ "$WARMUP" = 0 ] || cp "$REPO/configs/vm-warmup.json" "$WORK/configs/"
+# the guest's slowdown, measured on every boot (slicebench timescale)
+cp "$REPO/configs/vm-timescale.json" "$WORK/configs/"
 # slice_test comes from the patched build (it also runs, and fails or
 # skips, on kernels without the extension: that is recorded, not fatal)
 ST_ARGS=()
@@ -793,10 +795,12 @@ floor="$(jq -r '.meta.vm | (.calibration.victim_us // {} | to_entries | map("\(.
 log "guest floor: ${floor#; }"
 # The guest's slowdown and the time constants in force, in host-equivalent
 # time as well
-ts="$(jq -r '.meta.vm.timescale // empty | .base_slice as $b | .tick as $t |
+ts="$(jq -r '.meta.vm.timescale // empty | . as $x | .base_slice as $b | .tick as $t | .mechanism as $m |
 	"k \(.k.median) (\(.k.n) passes: min \(.k.min) median \(.k.median) max \(.k.max)" +
 	(.k_after_suite // null | if . then "; after the suite min \(.min) median \(.median) max \(.max)" else "" end) +
-	"), timescale \(.mode)" + (.k_applied // null | if . then " (k \(.))" else "" end) +
+	")" + (.mechanism.k // null | if . then "; the extension'"'"'s own path \(.) times mainline'"'"'s (harmonic mean grant \($m.harmonic_mean_ns) ns, \($m.grants_timed) grants)" else "" end) +
+	(.mechanism.unavailable // null | if . then "; the extension'"'"'s own path not measured: \(.)" else "" end) +
+	"; timescale \(.mode)" + (.k_applied // null | if . then " (k \(.)\(if $x.k_source then ", the \($x.k_source)'"'"'s" else "" end))" else "" end) +
 	"; extension \(.extension.in_force_ns // "?") ns in the guest = \(.extension.in_force_host_equivalent_ns // "?") ns host-equivalent" +
 	(.extension.clamped // null | if . then " (clamped: \(.))" else "" end) +
 	($b.guest_ns // null | if . then "; base slice \(.) ns = \($b.host_equivalent_ns) ns host-equivalent" +

@@ -39,6 +39,11 @@
 
 #define TS_MAX_RATES 50
 #define TS_EXT_DEFAULT 5000
+/* Mainline's harmonic mean of granted extension durations, expired grants
+ * left out (rseq-slice-hist.py), in the commit that lowered the default
+ * extension to 5 us: what a real machine's grant takes from grant to
+ * rseq_slice_yield(). */
+#define TS_MAINLINE_HM_NS 350.266
 #define BASE_SLICE "sched/base_slice_ns"
 #define EXT_KNOB "rseq/slice_ext_nsec"
 
@@ -49,8 +54,14 @@ static const struct cli_opt ts_opts[] = {
 				     "(iterations/ns, comma separated): measure this\n"
 				     "machine and set its slowdown k against them" },
 	{ 'g', "guest-rates", "LIST", "this machine's rates, given instead of measured" },
-	{ 'm', "mode", "MODE", "off (default: k recorded only), auto (scale by the\n"
-			       "measured k) or K (by K, 1..1000)" },
+	{ 'M', "mech-result", "FILE", "a result of configs/vm-timescale.json (the kernel's\n"
+				      "slice_test pattern, each grant timed): the\n"
+				      "extension's own path's slowdown, its harmonic mean\n"
+				      "grant over mainline's 350.266 ns" },
+	{ 'm', "mode", "MODE", "off (default: k recorded only), auto (the extension\n"
+			       "by the mechanism's slowdown where measured, else the\n"
+			       "loop's; the base slice by the loop's) or K (both by K,\n"
+			       "1..1000)" },
 	{ 'e', "ext-host-ns", "N", "the host-equivalent extension length (1000..1000000,\n"
 				   "default 5000, mainline's default)" },
 	{ 'a', "apply", NULL, "write the scaled lengths to debugfs rseq/slice_ext_nsec\n"
@@ -234,8 +245,50 @@ static void fixed(json_t *o, double k)
 	free(feat);
 }
 
+/* "mechanism": the harmonic mean of the grants timed in FILE (its first
+ * result's summary.slice.extension_ns) over mainline's; its k, or 0 with
+ * the reason recorded.  A file that is not a result is a usage error. */
+static int mechanism(json_t *o, const char *file, double *k)
+{
+	json_error_t je;
+	json_t *d = json_load_file(file, 0, &je), *r, *e;
+	const char *st;
+
+	*k = 0;
+	if (!d) {
+		fprintf(stderr, "slicebench timescale: --mech-result %s: %s (line %d)\n", file, je.text,
+			je.line);
+		return -1;
+	}
+	r = json_array_get(json_object_get(d, "results"), 0);
+	e = json_object_get(json_object_get(json_object_get(r, "summary"), "slice"), "extension_ns");
+	st = json_string_value(json_object_get(r, "status"));
+	double hm = json_number_value(json_object_get(e, "harmonic_mean"));
+	json_int_t n = json_integer_value(json_object_get(e, "count"));
+
+	if (!st || strcmp(st, "ok") || !(hm > 0) || n < 1) {
+		const char *why = json_string_value(json_object_get(r, "reason"));
+
+		json_object_set_new(o, "mechanism",
+				    json_pack("{s:s,s:s}", "unavailable",
+					      st && strcmp(st, "ok") ? st : "no grant was timed",
+					      "reason", why ? why : ""));
+	} else {
+		*k = hm / TS_MAINLINE_HM_NS;
+		json_object_set_new(o, "mechanism",
+				    json_pack("{s:s,s:f,s:I,s:f,s:f}", "what",
+					      "the harmonic mean grant (grant to rseq_slice_yield) of the "
+					      "kernel's slice_test pattern, over mainline's",
+					      "harmonic_mean_ns", round(hm), "grants_timed", n,
+					      "mainline_ns", TS_MAINLINE_HM_NS, "k",
+					      round(*k * 100) / 100));
+	}
+	json_decref(d);
+	return 0;
+}
+
 struct ts_args {
-	const char *host, *guest, *mode, *out;
+	const char *host, *guest, *mode, *out, *mech;
 	long passes, ext;
 	int apply;
 };
@@ -263,6 +316,7 @@ static int ts_parse(int argc, char **argv, struct ts_args *a)
 						  optarg, SLICE_EXT_NSEC_WIDE_MAX);
 			break;
 		case 'a': a->apply = 1; break;
+		case 'M': a->mech = optarg; break;
 		case 'o': a->out = optarg; break;
 		}
 	}
@@ -270,8 +324,9 @@ static int ts_parse(int argc, char **argv, struct ts_args *a)
 		return rc;
 	if (optind != argc)
 		return cli_misuse(&ts_cmd, "unexpected argument '%s'", argv[optind]);
-	if (!a->host && (a->guest || a->mode || a->apply || a->out || a->ext))
-		return cli_misuse(&ts_cmd, "--guest-rates, --mode, --ext-host-ns, --apply and --out need --host-rates");
+	if (!a->host && (a->guest || a->mode || a->apply || a->out || a->ext || a->mech))
+		return cli_misuse(&ts_cmd, "--guest-rates, --mech-result, --mode, --ext-host-ns, --apply "
+					   "and --out need --host-rates");
 	return -1;
 }
 
@@ -326,7 +381,23 @@ int cmd_timescale(int argc, char **argv)
 			      "host-equivalent ns = guest ns / k (k: the host's median rate over "
 			      "each guest pass's)",
 			      "mode", mode);
-	double kuse = kap > 0 ? kap : k;
+	double kmech = 0, kslice = kap > 0 ? kap : k;
+
+	if (a.mech && mechanism(o, a.mech, &kmech)) {
+		json_decref(o);
+		return EXIT_USAGE;
+	}
+	/* auto: the extension must outlast the grant's own path, which the
+	 * mechanism's k measures; the loop's k is the user code's */
+	if (!strcmp(mode, "auto") && kmech > 0)
+		kap = kmech;
+	if (!strcmp(mode, "auto"))
+		json_object_set_new(o, "k_source", json_string(kmech > 0 ? "mechanism" : "loop"));
+	/* the extension's slowdown: what results state host-equivalent
+	 * extensions by (in force / it), also where nothing is scaled */
+	double kuse = kap > 0 ? kap : kmech > 0 ? kmech : k;
+
+	json_object_set_new(o, "k_extension", json_real(round(kuse * 100) / 100));
 	json_t *ext = json_object();
 
 	rc = 0;
@@ -335,7 +406,7 @@ int cmd_timescale(int argc, char **argv)
 		rc |= extension(ext, kap, a.ext ? a.ext : TS_EXT_DEFAULT, a.apply);
 	}
 	json_object_set_new(o, "extension", ext);
-	rc |= base_slice(o, kuse, kap > 0, a.apply);
+	rc |= base_slice(o, kslice, kap > 0, a.apply);
 	/* read back: what the suite will run with */
 	const char *why = NULL;
 	long in_force = debugfs_num(EXT_KNOB, &why);
@@ -347,7 +418,7 @@ int cmd_timescale(int argc, char **argv)
 	} else {
 		json_object_set_new(ext, "in_force_unavailable", json_string(why));
 	}
-	fixed(o, kuse);
+	fixed(o, kslice);
 	if (a.out && res_write(a.out, 1, o, err, sizeof(err))) {
 		fprintf(stderr, "slicebench timescale: %s\n", err);
 		json_decref(o);
