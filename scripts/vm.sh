@@ -15,6 +15,7 @@ PREEMPT=""
 SLICE_EXT=""
 TIMESCALE=""
 EXT_HOST=""
+SCHED_FEATURES=""
 TIMEOUT="" # unset: from the config's plan (below)
 CONFIG=""
 OUT=""
@@ -85,6 +86,9 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         extension (slice_ext_host_ns)
   --ext-host-ns N       with --timescale: the host-equivalent extension
                         length (1000..1000000, default 5000, mainline's)
+  --sched-feature F     write F to debugfs sched/features in the guest before
+                        the suite (e.g. NO_HRTICK: slices end on the tick, not
+                        on the scheduler's hrtimer); repeatable
   --timeout SECONDS     kill the guest after this long (default: 600 s for
                         the boot, self-test and calibration, plus twice the
                         config's planned windows, repetitions_max included,
@@ -157,6 +161,7 @@ while [ $# -gt 0 ]; do
 	--slice-ext-nsec) SLICE_EXT=${2:-}; shift 2 || usage_err "--slice-ext-nsec needs a value" ;;
 	--timescale) TIMESCALE=${2:-}; shift 2 || usage_err "--timescale needs a value" ;;
 	--ext-host-ns) EXT_HOST=${2:-}; shift 2 || usage_err "--ext-host-ns needs a value" ;;
+	--sched-feature) SCHED_FEATURES+="${SCHED_FEATURES:+,}${2:-}"; [ -n "${2:-}" ] || usage_err "--sched-feature needs a value"; shift 2 ;;
 	--timeout) TIMEOUT=${2:-}; TIMEOUT_SET=1; shift 2 || usage_err "--timeout needs a value" ;;
 	--no-selftest) SELFTEST=0; shift ;;
 	--trace) TRACE=1; shift ;;
@@ -236,6 +241,10 @@ if [ -n "$TIMESCALE" ] && [ "$TIMESCALE" != auto ]; then
 	awk -v k="$TIMESCALE" 'BEGIN { exit !(k >= 1 && k <= 1000) }' ||
 		usage_err "--timescale: '$TIMESCALE' is out of range 1..1000"
 fi
+IFS=, read -ra sfs <<<"$SCHED_FEATURES"
+for f in "${sfs[@]}"; do
+	[[ "$f" =~ ^(NO_)?[A-Z][A-Z0-9_]*$ ]] || usage_err "--sched-feature: '$f' is not a feature name (upper case, as sched/features lists it)"
+done
 [ -z "$EXT_HOST" ] || num --ext-host-ns "$EXT_HOST" 1000 1000000
 [ -z "$EXT_HOST" ] || [ -n "$TIMESCALE" ] || usage_err "--ext-host-ns needs --timescale"
 [ -z "$TIMESCALE" ] || [ -z "$SLICE_EXT" ] ||
@@ -641,6 +650,7 @@ KDESC=$KIND
 [ -n "$SLICE_EXT" ] && CMDLINE+=" slicebench.slice_ext_nsec=$SLICE_EXT"
 [ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
 CMDLINE+=" slicebench.host_rates=$HOST_RATES"
+[ -n "$SCHED_FEATURES" ] && CMDLINE+=" slicebench.sched_features=$SCHED_FEATURES"
 [ -n "$TIMESCALE" ] && CMDLINE+=" slicebench.timescale=$TIMESCALE"
 [ -n "$EXT_HOST" ] && CMDLINE+=" slicebench.ext_host_ns=$EXT_HOST"
 [ "$TRACE" = 1 ] && CMDLINE+=" slicebench.trace=1"
@@ -805,7 +815,8 @@ ts="$(jq -r '.meta.vm.timescale // empty | . as $x | .base_slice as $b | .tick a
 	(.extension.clamped // null | if . then " (clamped: \(.))" else "" end) +
 	($b.guest_ns // null | if . then "; base slice \(.) ns = \($b.host_equivalent_ns) ns host-equivalent" +
 		(if $b.scaled then " (scaled from \($b.before_ns))" else "" end) else "" end) +
-	($t.hz // null | if . then "; tick \(1000000 / .) us (HZ \(.), not scaled) = \($t.host_equivalent_ns / 1000) us host-equivalent" else "" end)' \
+	($t.hz // null | if . then "; tick \(1000000 / .) us (HZ \(.), not scaled) = \($t.host_equivalent_ns / 1000) us host-equivalent" else "" end) +
+	(if has("hrtick") then "; HRTICK \(if .hrtick then "on" else "off" end)" else "" end)' \
 	"$OUT" 2>/dev/null || true)"
 [ -z "$ts" ] || log "guest slowdown: $ts"
 

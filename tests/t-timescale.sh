@@ -137,3 +137,5 @@ refused "vm.sh: --timescale: Debian's kernel has no slice extension to scale" vm
 for a in auto 12.5 1000; do
 	check "vm.sh: --timescale $a --ext-host-ns 20000 is accepted" vm --timescale "$a" --ext-host-ns 20000
 done
+refused "vm.sh: --sched-feature: 'no_hrtick' is not a feature name" vm --sched-feature no_hrtick
+check "vm.sh: --sched-feature NO_HRTICK is accepted" vm --sched-feature NO_HRTICK --timescale auto
