@@ -74,16 +74,20 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         the mode did not take
   --slice-ext-nsec N    debugfs rseq/slice_ext_nsec in the guest (5000..50000;
                         up to 1000000 on the patched kernel)
-  --timescale auto|K    scale the guest's time constants by its slowdown k
-                        (the same calibrated loop timed on the host and in the
-                        guest, measured in every boot: meta.vm.timescale),
-                        or by K (1..1000): debugfs rseq/slice_ext_nsec becomes
-                        the host-equivalent length times k (clamped to the
-                        kernel's 5000..1000000, the clamp recorded), as does
-                        each run's slice_ext_nsec key, and sched/base_slice_ns
-                        k times its value (put back after); HZ cannot be
-                        scaled.  Each result states its host-equivalent
-                        extension (slice_ext_host_ns)
+  --timescale auto|K    scale the guest's time constants by its slowdown k,
+                        measured in every boot (meta.vm.timescale): the
+                        calibrated loop timed on the host and in the guest,
+                        and the extension's own path (the kernel's slice_test
+                        pattern, its harmonic mean grant over mainline's
+                        350 ns).  The extension (debugfs rseq/slice_ext_nsec
+                        and each run's slice_ext_nsec key) becomes the
+                        host-equivalent length times k (auto: the path's k,
+                        else the loop's; K: 1..1000), clamped to the
+                        kernel's 5000..1000000 with the clamp recorded;
+                        sched/base_slice_ns the loop's k (or K) times its
+                        value, put back after; HZ cannot be scaled.  Each
+                        result states its host-equivalent extension
+                        (slice_ext_host_ns)
   --ext-host-ns N       with --timescale: the host-equivalent extension
                         length (1000..1000000, default 5000, mainline's)
   --sched-feature F     write F to debugfs sched/features in the guest before
