@@ -13,6 +13,9 @@ SMP=2
 MEM=1024
 PREEMPT=""
 SLICE_EXT=""
+TIMESCALE=""
+EXT_HOST=""
+SCHED_FEATURES=""
 TIMEOUT="" # unset: from the config's plan (below)
 CONFIG=""
 OUT=""
@@ -71,6 +74,25 @@ Boots a guest kernel with an initramfs holding the harness, runs
                         the mode did not take
   --slice-ext-nsec N    debugfs rseq/slice_ext_nsec in the guest (5000..50000;
                         up to 1000000 on the patched kernel)
+  --timescale auto|K    scale the guest's time constants by its slowdown k,
+                        measured in every boot (meta.vm.timescale): the
+                        calibrated loop timed on the host and in the guest,
+                        and the extension's own path (the kernel's slice_test
+                        pattern, its harmonic mean grant over mainline's
+                        350 ns).  The extension (debugfs rseq/slice_ext_nsec
+                        and each run's slice_ext_nsec key) becomes the
+                        host-equivalent length times k (auto: the path's k,
+                        else the loop's; K: 1..1000), clamped to the
+                        kernel's 5000..1000000 with the clamp recorded;
+                        sched/base_slice_ns the loop's k (or K) times its
+                        value, put back after; HZ cannot be scaled.  Each
+                        result states its host-equivalent extension
+                        (slice_ext_host_ns)
+  --ext-host-ns N       with --timescale: the host-equivalent extension
+                        length (1000..1000000, default 5000, mainline's)
+  --sched-feature F     write F to debugfs sched/features in the guest before
+                        the suite (e.g. NO_HRTICK: slices end on the tick, not
+                        on the scheduler's hrtimer); repeatable
   --timeout SECONDS     kill the guest after this long (default: 600 s for
                         the boot, self-test and calibration, plus twice the
                         config's planned windows, repetitions_max included,
@@ -142,6 +164,9 @@ while [ $# -gt 0 ]; do
 	--mem) MEM=${2:-}; shift 2 || usage_err "--mem needs a value" ;;
 	--preempt) PREEMPT=${2:-}; shift 2 || usage_err "--preempt needs a value" ;;
 	--slice-ext-nsec) SLICE_EXT=${2:-}; shift 2 || usage_err "--slice-ext-nsec needs a value" ;;
+	--timescale) TIMESCALE=${2:-}; shift 2 || usage_err "--timescale needs a value" ;;
+	--ext-host-ns) EXT_HOST=${2:-}; shift 2 || usage_err "--ext-host-ns needs a value" ;;
+	--sched-feature) SCHED_FEATURES+="${SCHED_FEATURES:+,}${2:-}"; [ -n "${2:-}" ] || usage_err "--sched-feature needs a value"; shift 2 ;;
 	--timeout) TIMEOUT=${2:-}; TIMEOUT_SET=1; shift 2 || usage_err "--timeout needs a value" ;;
 	--no-selftest) SELFTEST=0; shift ;;
 	--trace) TRACE=1; shift ;;
@@ -214,6 +239,23 @@ num --mem "$MEM" 1 999999999
 num --warmup "$WARMUP" 0 999999999
 num --timer-boots "$TIMER_BOOTS" 1 9
 [ -z "$SLICE_EXT" ] || num --slice-ext-nsec "$SLICE_EXT" 5000 1000000
+# --timescale: auto, or a slowdown K of 1..1000 (a decimal number)
+if [ -n "$TIMESCALE" ] && [ "$TIMESCALE" != auto ]; then
+	[[ "$TIMESCALE" =~ ^[0-9]{1,4}(\.[0-9]{1,6})?$ ]] ||
+		usage_err "--timescale: '$TIMESCALE' is not auto or a number (decimal digits and a point)"
+	awk -v k="$TIMESCALE" 'BEGIN { exit !(k >= 1 && k <= 1000) }' ||
+		usage_err "--timescale: '$TIMESCALE' is out of range 1..1000"
+fi
+IFS=, read -ra sfs <<<"$SCHED_FEATURES"
+for f in "${sfs[@]}"; do
+	[[ "$f" =~ ^(NO_)?[A-Z][A-Z0-9_]*$ ]] || usage_err "--sched-feature: '$f' is not a feature name (upper case, as sched/features lists it)"
+done
+[ -z "$EXT_HOST" ] || num --ext-host-ns "$EXT_HOST" 1000 1000000
+[ -z "$EXT_HOST" ] || [ -n "$TIMESCALE" ] || usage_err "--ext-host-ns needs --timescale"
+[ -z "$TIMESCALE" ] || [ -z "$SLICE_EXT" ] ||
+	usage_err "--timescale and --slice-ext-nsec both set the extension: give one (--ext-host-ns for a host-equivalent length)"
+[ -z "$TIMESCALE" ] || [ "$KERNEL" != debian ] ||
+	usage_err "--timescale: Debian's kernel has no slice extension to scale"
 # tb-size=0 is QEMU's default, which --tb-size unset already says
 [ -z "$TB_SIZE" ] || num --tb-size "$TB_SIZE" 1 999999999
 for kv in "${GUEST_ENV[@]}"; do
@@ -384,6 +426,8 @@ for i in "${!ALSO_CFG[@]}"; do
 done
 [ "$CALIBRATE" = 0 ] || cp "$REPO/configs/vm-calibration.json" "$REPO/configs/vm-load.json" "$WORK/configs/"
 [ "$WARMUP" = 0 ] || cp "$REPO/configs/vm-warmup.json" "$WORK/configs/"
+# the guest's slowdown, measured on every boot (slicebench timescale)
+cp "$REPO/configs/vm-timescale.json" "$WORK/configs/"
 # slice_test comes from the patched build (it also runs, and fails or
 # skips, on kernels without the extension: that is recorded, not fatal)
 ST_ARGS=()
@@ -595,6 +639,8 @@ esac
 
 # ------------------------------------------------------------- the run
 HOST_KERNEL=$(uname -r)
+# the host's side of the guest's slowdown k, measured in every boot
+HOST_RATES=$("$SB" timescale) || { log "slicebench timescale failed on the host"; exit 1; }
 CMDLINE="$BASE_CMDLINE slicebench.config=$CFGNAME slicebench.selftest=$SELFTEST"
 [ -z "$ALSO_NAMES" ] || CMDLINE="$CMDLINE slicebench.also=$ALSO_NAMES"
 [ -n "$PREEMPT" ] && CMDLINE+=" preempt=$PREEMPT"
@@ -608,6 +654,10 @@ KDESC=$KIND
 [ "$KIND" != patched ] || KDESC="patched ($VARIANT variant)"
 [ -n "$SLICE_EXT" ] && CMDLINE+=" slicebench.slice_ext_nsec=$SLICE_EXT"
 [ -n "$HARNESS_ARGS" ] && CMDLINE+=" slicebench.args=$HARNESS_ARGS"
+CMDLINE+=" slicebench.host_rates=$HOST_RATES"
+[ -n "$SCHED_FEATURES" ] && CMDLINE+=" slicebench.sched_features=$SCHED_FEATURES"
+[ -n "$TIMESCALE" ] && CMDLINE+=" slicebench.timescale=$TIMESCALE"
+[ -n "$EXT_HOST" ] && CMDLINE+=" slicebench.ext_host_ns=$EXT_HOST"
 [ "$TRACE" = 1 ] && CMDLINE+=" slicebench.trace=1"
 [ "$CALIBRATE" = 1 ] && CMDLINE+=" slicebench.calibrate=1"
 [ "$WARMUP" = 0 ] || CMDLINE+=" slicebench.warmup=$WARMUP"
@@ -758,6 +808,22 @@ floor="$(jq -r '.meta.vm | (.calibration.victim_us // {} | to_entries | map("\(.
 	jq -r '.meta.timers // empty | if .high_resolution then "; high-resolution timers (tick device \(.clockevent))"
 		else "; NO high-resolution timers: clock_getres \(.monotonic_res_ns) ns, tick device \(.clockevent): every wakeup waits for a tick" end' "$OUT" 2>/dev/null || true)"
 log "guest floor: ${floor#; }"
+# The guest's slowdown and the time constants in force, in host-equivalent
+# time as well
+ts="$(jq -r '.meta.vm.timescale // empty | . as $x | .base_slice as $b | .tick as $t | .mechanism as $m |
+	"k \(.k.median) (\(.k.n) passes: min \(.k.min) median \(.k.median) max \(.k.max)" +
+	(.k_after_suite // null | if . then "; after the suite min \(.min) median \(.median) max \(.max)" else "" end) +
+	")" + (.mechanism.k // null | if . then "; the extension'"'"'s own path \(.) times mainline'"'"'s (harmonic mean grant \($m.harmonic_mean_ns) ns, \($m.grants_timed) grants)" else "" end) +
+	(.mechanism.unavailable // null | if . then "; the extension'"'"'s own path not measured: \(.)" else "" end) +
+	"; timescale \(.mode)" + (.k_applied // null | if . then " (k \(.)\(if $x.k_source then ", the \($x.k_source)'"'"'s" else "" end))" else "" end) +
+	"; extension \(.extension.in_force_ns // "?") ns in the guest = \(.extension.in_force_host_equivalent_ns // "?") ns host-equivalent" +
+	(.extension.clamped // null | if . then " (clamped: \(.))" else "" end) +
+	($b.guest_ns // null | if . then "; base slice \(.) ns = \($b.host_equivalent_ns) ns host-equivalent" +
+		(if $b.scaled then " (scaled from \($b.before_ns))" else "" end) else "" end) +
+	($t.hz // null | if . then "; tick \(1000000 / .) us (HZ \(.), not scaled) = \($t.host_equivalent_ns / 1000) us host-equivalent" else "" end) +
+	(if has("hrtick") then "; HRTICK \(if .hrtick then "on" else "off" end)" else "" end)' \
+	"$OUT" 2>/dev/null || true)"
+[ -z "$ts" ] || log "guest slowdown: $ts"
 
 if [ -n "$STOP_SIG" ]; then
 	log "interrupted: $OUT holds what completed"

@@ -99,6 +99,16 @@ else
 	notok "vm: progress arrives live (first run's line at ${first:-never}, end at $last)"
 fi
 
+# The guest's slowdown, measured in every boot (slicebench timescale): k
+# over five passes of the calibrated loop, the extension's own path timed,
+# the mapping, and every run stating its extension in host-equivalent ns.
+check "$P" "vm: meta.vm.timescale: k over 5 passes (min <= median <= max), the mechanism's grants timed, nothing scaled (timescale off)" \
+	"get(d, 'meta.vm.timescale.k.n') == 5 and 0 < get(d, 'meta.vm.timescale.k.min') <= get(d, 'meta.vm.timescale.k.median') <= get(d, 'meta.vm.timescale.k.max') and get(d, 'meta.vm.timescale.mechanism.grants_timed', 0) > 0 and get(d, 'meta.vm.timescale.mode') == 'off' and get(d, 'meta.vm.timescale.extension.in_force_ns') == 5000 and 'k_after_suite' in get(d, 'meta.vm.timescale')"
+check "$P" "vm: every ok run states its host-equivalent extension (in force / k)" \
+	"all(abs(x['slice_ext_host_ns'] * get(d, 'meta.timescale.slowdown') - x['slice_ext_nsec_in_force']) < 0.1 * get(d, 'meta.timescale.slowdown') for x in d['results'] if x.get('status') == 'ok')"
+grep -q "guest slowdown: k " "$G/vm.err" && ok "vm: vm.sh printed the guest's slowdown" ||
+	notok "vm: vm.sh printed no 'guest slowdown' line"
+
 # Ctrl-C on `./run.sh --vm`: the guest stops at once, what completed comes
 # back, no QEMU is left.  Job control gives the run its own process group,
 # and the SIGINT goes to the whole group, as a terminal's Ctrl-C does (a

@@ -20,7 +20,9 @@
 #include "ready.h"
 #include "runflags.h"
 #include "../os/sysinfo.h"
+#include "../os/knobs.h"
 #include "../os/topo.h"
+#include "timescale.h"
 #include "vmmeta.h"
 #include "../core/workload.h"
 
@@ -30,6 +32,9 @@
 /* Runs started in one second that take a default name: far more than a
  * machine can start. */
 #define MAX_DEFAULT_SEQ 1000
+
+/* run's long-only options, above runflags.c's (CLI_LONG up). */
+enum { RUN_SLOWDOWN = CLI_LONG + 0x80, RUN_TIMESCALE };
 
 static const struct cli_opt run_opts[] = {
 	{ 'c', "config", "FILE", "suite config (JSON)" },
@@ -41,6 +46,13 @@ static const struct cli_opt run_opts[] = {
 				  "warm-ups and repetitions (repetitions_max included)\n"
 				  "plan, run nothing (what scripts size timeouts by)" },
 	{ 'f', "force", NULL, "overwrite an existing --out file (a regular file only)" },
+	{ RUN_SLOWDOWN, "slowdown", "K", "this machine runs the same loop K times slower than\n"
+				"the host it stands for (slicebench timescale): each\n"
+				"run states its extension in host-equivalent ns\n"
+				"(slice_ext_host_ns = in force / K; default 1)" },
+	{ RUN_TIMESCALE, "timescale", NULL, "with --slowdown: read each run's slice_ext_nsec as\n"
+				  "host-equivalent and write K times it (clamped to\n"
+				  "the kernel's range, the clamp recorded)" },
 	{ 'k', "check-args", NULL, "check the options of a run that writes a result\n"
 				   "and exit (0, or 2 naming the bad one), reading\n"
 				   "no file (scripts/vm.sh checks --harness-args so)" },
@@ -165,10 +177,10 @@ static void free_metas(char ***p)
 
 /* What `run` was asked: its options, and the default name's state. */
 struct run_args {
-	const char *config, *out;
+	const char *config, *out, *slowdown;
 	json_t *flags; /* the config the flags built, NULL: none given */
 	char **metas;
-	int nmeta, quiet, dry, planned, force, check;
+	int nmeta, quiet, dry, planned, force, check, timescale;
 	int seq; /* > 0: the default name, -<seq> when taken */
 	char defpath[512];
 };
@@ -188,6 +200,8 @@ static int run_parse(int argc, char **argv, struct run_args *a)
 		case 'p': a->dry = a->planned = 1; break;
 		case 'f': a->force = 1; break;
 		case 'k': a->check = 1; break;
+		case RUN_SLOWDOWN: a->slowdown = optarg; break;
+		case RUN_TIMESCALE: a->timescale = 1; break;
 		default: {
 			char msg[1024];
 
@@ -204,6 +218,14 @@ static int run_parse(int argc, char **argv, struct run_args *a)
 		return rc;
 	if (a->check && a->dry)
 		return cli_misuse(&run_cmd, "%s writes no result", a->planned ? "--planned-s" : "--dry-run");
+	double k = 1;
+	char err[160];
+
+	if (a->slowdown && ts_parse_k(a->slowdown, 0.01, TS_K_MAX, &k, err, sizeof(err)))
+		return cli_misuse(&run_cmd, "--slowdown: %s", err);
+	if (a->timescale && !a->slowdown)
+		return cli_misuse(&run_cmd, "--timescale needs --slowdown K");
+	knob_timescale(k, a->timescale);
 	/* Armed before anything else: a signal during the config load or the
 	 * first run's start is the same request as one later. */
 	sig_install();
@@ -266,6 +288,11 @@ static json_t *run_doc(struct run_args *a, const struct cfg_suite *s)
 	for (int i = 0; i < a->nmeta; i++)
 		if (res_meta_set(doc, a->metas[i], err, sizeof(err)))
 			goto fail;
+	if (a->slowdown)
+		json_object_set_new(json_object_get(doc, "meta"), "timescale",
+				    json_pack("{s:f,s:b,s:s}", "slowdown", atof(a->slowdown),
+					      "run_keys_scaled", a->timescale, "host_equivalent",
+					      "slice_ext_host_ns = slice_ext_nsec_in_force / slowdown"));
 	if (!a->out) {
 		struct stat st;
 
@@ -467,6 +494,7 @@ static const struct verb {
 	{ "validate", cmd_validate, 1, "check result files against the result schema" },
 	{ "schema", cmd_schema, 1, "print the result schema (docs/result-schema.md)" },
 	{ "verdict", cmd_verdict, 1, "judge published claims on compare rows (the replication kit's)" },
+	{ "timescale", cmd_timescale, 1, "the guest's slowdown k and the time constants scaled by it" },
 	{ "vmmeta", cmd_vmmeta, 0, "add what the host saw to a guest's result (scripts/vm.sh)" },
 };
 

@@ -318,3 +318,18 @@ int vm_warmup(json_t *vm, const char *dir, char *err, size_t len)
 		json_decref(d);
 	}
 }
+
+int vm_timescale(json_t *vm, const char *dir, char *err, size_t len)
+{
+	char path[PATH_MAX];
+	int absent;
+	json_t *t = vm_guest_json(dir, "timescale.json", 0, &absent, path, err, len), *a;
+
+	if (!t)
+		return absent ? 0 : -1;
+	if ((a = vm_guest_json(dir, "timescale-after.json", 0, &absent, path, err, len)))
+		json_object_set(t, "k_after_suite", json_object_get(a, "k"));
+	json_decref(a);
+	json_object_set_new(vm, "timescale", t);
+	return a || absent ? 0 : -1;
+}

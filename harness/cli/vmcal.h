@@ -22,4 +22,9 @@ int vm_calibration(json_t *vm, const char *dir, int asked, const char *host_load
  * DIR/warmup-1.json, warmup-2.json, ... in order; 0 or -1 with err. */
 int vm_warmup(json_t *vm, const char *dir, char *err, size_t len);
 
+/* meta.vm.timescale from DIR/timescale.json (the guest's slowdown k against
+ * the host and the lengths scaled by it: slicebench timescale), with
+ * k_after_suite from DIR/timescale-after.json; 0 or -1 with err. */
+int vm_timescale(json_t *vm, const char *dir, char *err, size_t len);
+
 #endif

@@ -28,6 +28,7 @@
 static const struct cli_opt vmmeta_opts[] = {
 	{ 'd', "files", "DIR", "what the guest sent: result.json, and when there\n"
 			       "calibration.json, cyclictest.json, warmup-N.json,\n"
+			       "timescale.json, timescale-after.json,\n"
 			       "rseq_stats.before, rseq_stats" },
 	{ 'o', "out", "FILE", "the merged result (temp file + rename, as `run` writes)" },
 	{ 'f', "force", NULL, "replace an existing --out file (a regular file only)" },
@@ -54,7 +55,8 @@ static const struct cli_cmd vmmeta_cmd = {
 	.about = "scripts/vm.sh's last step: DIR/result.json, the result a guest sent, with\n"
 		 "meta.vm completed by what the host saw, meta.vm.calibration summarising\n"
 		 "DIR/calibration.json and DIR/cyclictest.json, meta.vm.warmup the probe of\n"
-		 "each DIR/warmup-N.json, and meta.rseq_stats from DIR/rseq_stats(.before).\n",
+		 "each DIR/warmup-N.json, meta.vm.timescale DIR/timescale(-after).json, and\n"
+		 "meta.rseq_stats from DIR/rseq_stats(.before).\n",
 	.opts = vmmeta_opts,
 	.exits = "0 ok, 1 the result cannot be written, 2 bad usage or a file of\n"
 		 "DIR that is not what the guest writes (then nothing is written)",
@@ -168,7 +170,7 @@ static int merge(json_t *doc, const struct vm_host *h, const char *path, char *e
 		json_object_set_new(vm, "interrupted", json_sprintf("SIG%s", h->sig));
 	if (h->sched)
 		json_object_set_new(vm, "host_sched", json_string(h->sched));
-	if (vm_warmup(vm, h->dir, err, len) ||
+	if (vm_warmup(vm, h->dir, err, len) || vm_timescale(vm, h->dir, err, len) ||
 	    vm_calibration(vm, h->dir, h->calibrate, h->load, err, len))
 		return -1;
 	if (!isnan(h->userspace_s))

@@ -339,8 +339,7 @@ static void point_done(struct il_order *o, struct il_arm *arms, size_t n, json_t
 	for (size_t j = 0; j < n; j++) {
 		json_t *r = arms[j].res;
 
-		if (in_force >= 0)
-			json_object_set_new(r, "slice_ext_nsec_in_force", json_integer(in_force));
+		knob_record(r, in_force);
 		json_object_set_new(r, "interleave",
 				    json_pack("{s:I,s:I,s:O,s:O,s:o*}", "seed", (json_int_t)o->seed,
 					      "point", (json_int_t)o->points, "arms", ids,

@@ -87,8 +87,7 @@ json_t *iso_run(const struct cfg_run *run)
 	json_t *res = iso_fork(run);
 
 	knob_restore();
-	if (in_force >= 0)
-		json_object_set_new(res, "slice_ext_nsec_in_force", json_integer(in_force));
+	knob_record(res, in_force);
 	return res;
 }
 

@@ -257,11 +257,15 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  "before, after, or delta")                                                           \
 	X(A, FS_META, m_rseq_counter, "rseq_stats.*.*", FT_NUM, "", FR_COUNT, FN_OPT,          \
 	  "one counter")                                                                       \
+	X(A, FS_META, m_timescale, "timescale", FT_OBJ | FT_OPEN, "", FR_META, FN_OPT,         \
+	  "run --slowdown K: the slowdown and whether run keys were scaled")                   \
 	X(A, FS_META, m_vm, "vm", FT_OBJ | FT_OPEN, "", FR_META, FN_OPT,                       \
 	  "the VM runner's guest and host")                                                    \
 	X(A, FS_META, m_vm_accel, "vm.accel", FT_STR, "", FR_META, FN_OPT, "kvm or tcg")       \
 	X(A, FS_META, m_vm_calibration, "vm.calibration", FT_OBJ | FT_OPEN, "", FR_META,       \
-	  FN_OPT, "the guest's calibration run")
+	  FN_OPT, "the guest's calibration run")                                                \
+	X(A, FS_META, m_vm_timescale, "vm.timescale", FT_OBJ | FT_OPEN, "", FR_META, FN_OPT,    \
+	  "the guest's slowdown k against the host and the time constants scaled by it")
 
 #define SB_FLD_RESULT(X, A)                                                                    \
 	X(A, FS_RESULT, r_id, "id", FT_NUM, "", FR_META, FN_OPT, "the run's number in the suite") \
@@ -312,6 +316,10 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  FR_META, FN_OPT, "why not registered")                                               \
 	X(A, FS_RESULT, r_ext_nsec, "slice_ext_nsec_in_force", FT_NUM, "ns", FR_META, FN_OPT,  \
 	  "the extension length the run had (interleaved suites)")                             \
+	X(A, FS_RESULT, r_ext_host, "slice_ext_host_ns", FT_NUM, "ns", FR_META, FN_OPT,        \
+	  "that length in host-equivalent ns (in force / meta.timescale.slowdown)")            \
+	X(A, FS_RESULT, r_ext_clamped, "slice_ext_clamped", FT_STR, "", FR_META, FN_OPT,       \
+	  "a scaled length the kernel's range clamped (run --timescale)")                      \
 	X(A, FS_RESULT, r_fmem, "fault_mem", FT_OBJ, "", FR_META, FN_OPT,                      \
 	  "the faulting section's memory (fault_pages > 0; faultcs.c)")                        \
 	X(A, FS_RESULT, r_fmem_mem, "fault_mem.mem", FT_STR, "", FR_META, FN_WITH,             \

@@ -3,6 +3,7 @@
 #include "knobs.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,39 @@
 static char path[512];		/* where the saved value goes back to */
 static char saved[32];		/* text to write back */
 static volatile int have_saved; /* read by the signal path */
+static double slowdown = 1;	/* knob_timescale's k */
+static int scale_runs;		/* read run keys as host-equivalent */
+static char clamped[192];	/* what the last knob_apply clamped, or "" */
+
+void knob_timescale(double k, int scale)
+{
+	slowdown = k > 0 ? k : 1;
+	scale_runs = scale;
+}
+
+long knob_clamp_ext(double want, long max, char *why, size_t len)
+{
+	long v = want < SLICE_EXT_NSEC_MIN ? SLICE_EXT_NSEC_MIN
+		 : want > (double)max	   ? max
+					   : (long)(want + 0.5);
+
+	snprintf(why, len, "%s", "");
+	if (want < SLICE_EXT_NSEC_MIN || want > (double)max)
+		snprintf(why, len, "%.0f ns is outside the kernel's %d..%ld: %ld written", want,
+			 SLICE_EXT_NSEC_MIN, max, v);
+	return v;
+}
+
+void knob_record(json_t *res, long in_force)
+{
+	if (in_force < 0)
+		return;
+	json_object_set_new(res, "slice_ext_nsec_in_force", json_integer(in_force));
+	json_object_set_new(res, "slice_ext_host_ns",
+			    json_real(round((double)in_force / slowdown * 10) / 10));
+	if (*clamped)
+		json_object_set_new(res, "slice_ext_clamped", json_string(clamped));
+}
 
 long knob_slice_ext_nsec(void)
 {
@@ -38,13 +72,26 @@ static int write_text(const char *path, const char *txt)
 	return n < 0 ? -e : 0;
 }
 
+int knob_write_debugfs(const char *rel, long value)
+{
+	char p[512], txt[32];
+
+	snprintf(p, sizeof(p), "%s/%s", sysinfo_debugfs_dir(), rel);
+	snprintf(txt, sizeof(txt), "%ld\n", value);
+	return write_text(p, txt);
+}
+
 int knob_apply(const json_t *params, char *err, size_t len)
 {
 	json_int_t want = json_integer_value(json_object_get(params, "slice_ext_nsec"));
 	const char *why = NULL;
 
+	*clamped = 0;
 	if (!want)
 		return 0;
+	if (scale_runs)
+		want = knob_clamp_ext((double)want * slowdown, SLICE_EXT_NSEC_WIDE_MAX, clamped,
+				      sizeof(clamped));
 	char *cur = sysinfo_debugfs_read("rseq/slice_ext_nsec", &why);
 
 	if (!cur) {
@@ -65,6 +112,13 @@ int knob_apply(const json_t *params, char *err, size_t len)
 
 	snprintf(txt, sizeof(txt), "%lld\n", (long long)want);
 	int rc = write_text(path, txt);
+
+	/* a kernel without the wide maximum: the mainline one, said so */
+	if (rc == -ERANGE && scale_runs && want > SLICE_EXT_NSEC_MAX) {
+		want = knob_clamp_ext((double)want, SLICE_EXT_NSEC_MAX, clamped, sizeof(clamped));
+		snprintf(txt, sizeof(txt), "%lld\n", (long long)want);
+		rc = write_text(path, txt);
+	}
 
 	if (rc) {
 		char hint[96] = "";

@@ -392,6 +392,17 @@ static json_t *slurm_json(void)
 	return o;
 }
 
+int sysinfo_hz(void)
+{
+	const char *src = NULL;
+	char *cfg = kconfig_text(&src), hz[16];
+	const char *h = kconfig_val(cfg, "CONFIG_HZ", hz, sizeof(hz));
+	int v = h ? atoi(h) : 0;
+
+	free(cfg);
+	return v;
+}
+
 json_t *sysinfo_json(void)
 {
 	struct utsname u;

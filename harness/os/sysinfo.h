@@ -15,6 +15,8 @@
 /* {kernel, cmdline, kconfig, preemption, hz, slice_extension, topology,
  *  virtualization, glibc, compiler, host, ...}; needs topo_init() first. */
 json_t *sysinfo_json(void);
+/* CONFIG_HZ from the kernel's config (/proc/config.gz, /boot), 0 unknown. */
+int sysinfo_hz(void);
 /* Reads a debugfs file (mounting debugfs when root and not mounted);
  * returns malloc'd text or NULL with *why set to a static reason. */
 char *sysinfo_debugfs_read(const char *rel, const char **why);
