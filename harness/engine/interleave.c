@@ -29,6 +29,7 @@
 #include "gate.h"
 #include "isolate.h"
 #include "../core/keys.h"
+#include "../lib/resset.h"
 #include "../os/knobs.h"
 #include "../os/signals.h"
 #include "../os/reap.h"
@@ -343,8 +344,8 @@ static void point_done(struct il_order *o, struct il_arm *arms, size_t n, json_t
 		json_t *r = arms[j].res;
 
 		if (in_force >= 0)
-			json_object_set_new(r, "slice_ext_nsec_in_force", json_integer(in_force));
-		json_object_set_new(r, "interleave",
+			res_set(r, fld_r_ext_nsec, json_integer(in_force));
+		res_set(r, fld_r_interleave,
 				    json_pack("{s:I,s:I,s:O,s:O,s:o*}", "seed", (json_int_t)o->seed,
 					      "point", (json_int_t)o->points, "arms", ids,
 					      "rounds", rounds, "check", arms[j].check));
