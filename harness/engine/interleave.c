@@ -430,7 +430,7 @@ void il_run_point(struct il_order *o, const struct cfg_suite *s, size_t first, j
 	long in_force = -1;
 
 	/* The arms of a point share its run keys, so its system settings. */
-	if (knob_apply(r0->params, why, sizeof(why))) {
+	if (knob_apply(r0->p.slice_ext_nsec, why, sizeof(why))) {
 		for (size_t j = 0; j < n; j++)
 			arms[j].res = iso_status(arms[j].run, "unsupported", why);
 	} else {

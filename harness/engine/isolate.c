@@ -82,7 +82,7 @@ json_t *iso_run(const struct cfg_run *run)
 
 	/* System settings are the parent's business: a crashed child cannot
 	 * leave them changed. */
-	if (knob_apply(run->params, why, sizeof(why)))
+	if (knob_apply(run->p.slice_ext_nsec, why, sizeof(why)))
 		return status_res(run, "unsupported", "%s", why);
 	long in_force = knob_slice_ext_nsec();
 	json_t *res = iso_fork(run);

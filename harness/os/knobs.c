@@ -38,9 +38,8 @@ static int write_text(const char *path, const char *txt)
 	return n < 0 ? -e : 0;
 }
 
-int knob_apply(const json_t *params, char *err, size_t len)
+int knob_apply(int64_t want, char *err, size_t len)
 {
-	json_int_t want = json_integer_value(json_object_get(params, "slice_ext_nsec"));
 	const char *why = NULL;
 
 	if (!want)
