@@ -7,7 +7,9 @@
  *
  * A reader names a field by its constant: fld_<id> is the path's text
  * relative to its scope (a repetition's "hold_ns.p50", a result's
- * "summary.ops_per_sec.mean"), usable in static initializers. */
+ * "summary.ops_per_sec.mean"), usable in static initializers.  A writer
+ * sets it by the same constant (resset.h), so renaming an id breaks the
+ * build of both sides. */
 #ifndef SB_FIELDS_H
 #define SB_FIELDS_H
 
