@@ -1,5 +1,7 @@
-# replicate.jq - each published target beside this machine's number and a
-# verdict (the rules: scripts/replicate.sh).  Inputs: $T (targets file),
+# replicate.jq - each published target beside this machine's number, and
+# the input of its verdict (claim_in), which `slicebench verdict` judges
+# (harness/report/claim.c: the one function every verdict on a published
+# claim comes from).  Inputs: $T (targets file),
 # $C (compare --format json per "config|baseline|metric"), $R (per config,
 # the result's meta and its rows' workload, status and slice summary).
 $T[0] as $tf | $C[0] as $cmp | $R[0] as $res |
@@ -21,7 +23,7 @@ def differs($t; $mc):
     "mitigations here: \(if ($mc.mitigations | length) == 0 then "none" else ($mc.mitigations | join("; ")) end)" ];
 
 # Why this machine's point is another experiment, or null.
-def refusal($t; $mc; $n):
+def other_experiment($t; $mc; $n):
   $t.conditions as $c |
   if $c.model == "rt" and ($mc.rt | not) then "needs a PREEMPT_RT kernel, this one is not (preempt=\($mc.model))"
   elif $c.model != null and $c.model != "rt" and $c.model != $mc.model then "needs preemption model \($c.model), this kernel runs \($mc.model)"
@@ -32,55 +34,30 @@ def refusal($t; $mc; $n):
     "\($n) threads on \($mc.pus) PUs are \($n / $mc.pus * 10 | round / 10) per PU, the source's \($n / $c.cpus * 10 | round / 10) per CPU"
   else null end;
 
-# A row's direction in raw B/A terms: up, down, none (equivalent) or null.
-def direction($row):
-  ($row.lower_is_better // false) as $lib |
-  def raw($v): if $v == "improved" then (if $lib then "down" else "up" end)
-               elif $v == "regressed" then (if $lib then "up" else "down" end) else null end;
-  if $row.verdict == "improved" or $row.verdict == "regressed" then raw($row.verdict)
-  elif $row.verdict == "collapsed" then
-    (if ($row.reading // "" | test("regressed")) then raw("regressed") elif ($row.reading // "" | test("improved")) then raw("improved") else null end)
-  elif $row.tost.equivalent == true then "none" else null end;
-
-def judge($t; $row; $band):
-  $t.published.ratio as $p | direction($row) as $d |
-  (if $p > 1 + $band then "up" elif $p < 1 - $band then "down" else "none" end) as $dp |
-  ($row.ratio_ci95 // [null, null]) as $ci |
-  ($ci[0] == null or ($p >= $ci[0] / (1 + $band) and $p <= $ci[1] * (1 + $band))) as $inside |
-  ($row.mde.ratio // null) as $mde |
-  if $dp == "none" then
-    (if $d == "none" then ["reproduced", "equivalent within +-\($band * 100)%, as published"]
-     elif $d != null then ["contradicted", "published no change, here \($row.verdict)"]
-     else ["cannot tell", $row.reading // "inconclusive"] end)
-  elif $d == $dp then
-    (if $inside then ["reproduced", "\($row.verdict), the published x\($p) inside the interval"]
-     else ["contradicted", "same direction, another size: published x\($p) outside the interval"] end)
-  elif $d != null then ["contradicted", "published \($dp), here \(if $d == "none" then "equivalent" else $row.verdict end)"]
-  elif $mde != null and ($p >= $mde or $p <= 1 / $mde) then
-    ["contradicted", "not seen though the MDE x\($mde * 100 | round / 100) was within the published x\($p)"]
-  else ["cannot tell", "at this power: \($row.reading // "inconclusive")"] end;
-
 def getpath_s($s): getpath($s | split("."));
 
+# A ratio target is judged on its arm against its control: the arm's dry
+# control for a claim about the grants, the published baseline for one
+# about the request's cost (about: "cost").
+def control($t): $t.control // $t.baseline;
+
 def ratio_target($t; $mc; $r):
-  ($cmp["\($t.config)|\($t.baseline)|\($t.metric)"] // {}) as $c |
+  ($cmp["\($t.config)|\(control($t))|\($t.metric)"] // {}) as $c |
   (($c.threshold_pct // 5) / 100) as $band |
   (if $t.conditions.threads != null then $t.conditions.threads
    elif $t.threads_per_pu != null then $t.threads_per_pu * $mc.pus else null end) as $n |
-  ([$c.rows // [] | .[] | select(.metric == $t.metric and .a.workload == $t.baseline and .b.workload == $t.arm
+  ([$c.rows // [] | .[] | select(.metric == $t.metric and .a.workload == control($t) and .b.workload == $t.arm
       and ($n == null or .b.nthreads == $n))][0]) as $row |
   { ours: (if $row then { ratio: $row.ratio, ci95: $row.ratio_ci95, mde: $row.mde.ratio, threads: $row.b.nthreads,
-                          compare_verdict: $row.verdict, reading: $row.reading, a: $row.a.value, b: $row.b.value } else null end) } +
-  if $t.published.ratio == null then { verdict: "cannot tell", why: "no published figure (\($tf.sources[$t.source].where))" }
-  elif $row == null then
-    { verdict: "cannot tell", why: ("not measured here" +
-        ([$r.results[] | select(.workload == $t.arm and .status != "ok") | .reason][0] // null | if . then ": \(.)" else "" end) +
-        (if $c.error then " (compare: \($c.error | rtrimstr("\n")))" else "" end)) }
-  else
-    refusal($t; $mc; $row.b.nthreads) as $no |
-    if $no then { verdict: "refused", why: "a different experiment: \($no)" }
-    else judge($t; $row; $band) as $j | { verdict: $j[0], why: $j[1] } end
-  end;
+                          against: control($t), compare_verdict: $row.verdict, reading: $row.reading,
+                          grants_per_1000_ops: $row.b.grants_per_1000_ops, control_aa: $row.control_aa.verdict,
+                          a: $row.a.value, b: $row.b.value } else null end),
+    claim_in: { published: $t.published.ratio, row: $row, band: $band, about: ($t.about // "grants"),
+      missing: (if $row then null else
+        ([$r.results[] | select((.workload == $t.arm or .workload == control($t)) and .status != "ok" and ($n == null or .nthreads == $n))
+          | "\(.workload) at \(.nthreads) threads: \(.status): \(.reason)"][0] // "no row of \($t.arm) against \(control($t))") +
+        (if $c.error then " (compare: \($c.error | rtrimstr("\n")))" else "" end) end),
+      not_comparable: other_experiment($t; $mc; $row.b.nthreads // $n) } };
 
 def value_target($t; $mc; $r):
   ([$r.results[] | select(.workload == $t.workload and .status == "ok")][0]) as $x |
@@ -91,22 +68,17 @@ def value_target($t; $mc; $r):
      (
      if $t.per then ($x | getpath_s($t.per)) as $d | (if ($d // 0) > 0 and $v != null then $v / $d else null end) else $v end) end
    end) as $v |
-  { ours: (if $v == null then null else { value: $v } end) } +
-  if $t.published.value == null then { verdict: "cannot tell", why: "no published figure (\($tf.sources[$t.source].where))" }
-  elif $v == null then { verdict: "cannot tell", why: ("not measured here" +
-        ([$r.results[] | select(.workload == $t.workload and .status != "ok") | .reason][0] // null | if . then ": \(.)" else "" end)) }
-  else (refusal($t; $mc; 1)) as $no |
-    if $no then { verdict: "refused", why: "a different experiment: \($no)" }
-    else { verdict: "cannot tell", why: "one pooled value per run: the suite gives it no interval" } end
-  end;
+  { ours: (if $v == null then null else { value: $v } end),
+    claim_in: { published: $t.published.value, value: true, row: null,
+      missing: (if $v == null then ([$r.results[] | select(.workload == $t.workload and .status != "ok") | .reason][0] // "no value") else null end),
+      not_comparable: (if $v == null then null else other_experiment($t; $mc; 1) end) } };
 
 { schema: "slicebench-replicate/1", sources: $tf.sources,
   rows: [ $tf.targets[] as $t | ($res[$t.config] // null) as $r |
     { id: $t.id, source: $t.source, config: $t.config, kind: $t.kind, metric: ($t.metric // $t.path),
       unit: ($t.unit // "ratio"), published: $t.published, conditions: $t.conditions } +
-    if ($t.published.ratio // $t.published.value) == null and $r == null then
-      { ours: null, verdict: "cannot tell", why: "no published figure (\($tf.sources[$t.source].where)); not measured here", differs: [] }
-    elif $r == null then { ours: null, verdict: "cannot tell", why: "not measured here: no result \($t.config).json", differs: [] }
+    if $r == null then { ours: null, differs: [],
+      claim_in: { published: ($t.published.ratio // $t.published.value), row: null, missing: "no result \($t.config).json" } }
     else machine($r.meta) as $mc |
       { machine: $mc, differs: differs($t; $mc) } +
       (if $t.kind == "ratio" then ratio_target($t; $mc; $r) else value_target($t; $mc; $r) end)

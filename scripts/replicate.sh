@@ -4,19 +4,18 @@
 # Reads the targets file (default configs/replicate/targets.json) and, per
 # target, DIR/<config>.json (a result of configs/replicate/<config>.json).
 # A ratio target's row comes from `slicebench compare --within RESULT
-# --baseline B --format json`: its ratio, 95% interval, MDE, equivalence
-# test and collapse reading decide the verdict (nothing is recomputed here):
-#   reproduced     the same direction as published (or, for a published
-#                  "no change", equivalent within compare's noise band) and
-#                  the published ratio inside the interval widened by the band;
-#   contradicted   the opposite direction, a different size, or no effect
-#                  where the MDE says the published one was within reach;
-#   cannot tell    inconclusive and the published effect below the MDE, or
-#                  no published figure, or not measured here;
-#   refused        conditions that make it a different experiment: a thread
-#                  count this machine oversubscribes where the source did
-#                  not, a load per PU beyond load_tolerance_pct of the
-#                  published one, or a preemption model the target requires.
+# --baseline CONTROL --format json`, CONTROL the target's "control" (the
+# arm's dry control: a claim about the grants is judged against the same
+# loop without them) or, for a claim about the request's cost ("about":
+# "cost"), its published "baseline".  Its ratio, interval, MDE, equivalence
+# test, A/A check and grant rate go to `slicebench verdict`, the one
+# function every verdict on a published claim comes from
+# (harness/report/claim.h has the rules): reproduced, contradicted, cannot
+# tell (with its reason: no figure, not measured, control, mechanism,
+# power, no interval) or not comparable (a different experiment: a thread
+# count this machine oversubscribes where the source did not, a load per
+# PU beyond load_tolerance_pct of the published one, or a preemption model
+# the target requires).  Nothing is recomputed here.
 # Writes OUT/replicate.txt, OUT/replicate.json and OUT/index.html with one
 # gnuplot figure per target (OUT defaults to DIR/replicate).
 # Exit: 0 done, 2 bad input (the file and key named).
@@ -56,7 +55,7 @@ err=$(jq -r --arg f "$targets" '
   elif (.load_tolerance_pct | type) != "number" or .load_tolerance_pct < 0 then bad("load_tolerance_pct"; "\(.load_tolerance_pct | tojson) is not a number >= 0")
   else . as $d | [.targets | to_entries[] | .key as $i | .value as $t | "targets[\($i)]" as $p |
     # the keys scripts/replicate.jq reads: a misspelt one was ignored
-    ["arm", "baseline", "conditions", "config", "count_path", "id", "kind", "metric", "path", "per",
+    ["about", "arm", "baseline", "conditions", "config", "control", "count_path", "id", "kind", "metric", "path", "per",
      "published", "source", "threads_per_pu", "unit", "workload"] as $known |
     def count_or_null: . == null or (type == "number" and . > 0);
     if ($t | type) != "object" then bad($p; "must be an object")
@@ -105,10 +104,15 @@ while IFS=$'\t' read -r cfg base metric; do
 		jq --arg k "$cfg|$base|$metric" --rawfile e "$tmp/cerr" '.[$k] = {error: $e}' "$tmp/cmp.json" >"$tmp/x"
 	fi
 	mv "$tmp/x" "$tmp/cmp.json"
-done < <(jq -r '.targets[] | [.config, (.baseline // ""), (.metric // "")] | @tsv' "$targets" | sort -u)
+done < <(jq -r '.targets[] | [.config, (.control // .baseline // ""), (.metric // "")] | @tsv' "$targets" | sort -u)
 
 jq -n --slurpfile T "$targets" --slurpfile C "$tmp/cmp.json" --slurpfile R "$tmp/res.json" \
-	-f scripts/replicate.jq >"$tmp/replicate.json"
+	-f scripts/replicate.jq >"$tmp/in.json"
+# Each target's verdict from the one function (harness/report/claim.c).
+jq '[.rows[].claim_in]' "$tmp/in.json" | "$SB" verdict >"$tmp/v.json" ||
+	die "slicebench verdict refused the claims (above)"
+jq --slurpfile v "$tmp/v.json" '.rows |= [to_entries[] | (.value | del(.claim_in)) + $v[0][.key]]' \
+	"$tmp/in.json" >"$tmp/replicate.json"
 
 # The text table.
 jq -r '
@@ -159,7 +163,7 @@ jq -r '
   def f: if . == null then "-" elif type == "number" then (. * 1000 | round / 1000 | tostring) else tostring end;
   "<!doctype html><html><head><meta charset=\"utf-8\"><title>slicebench: replication</title></head><body>",
   "<h1>The published numbers beside this machine'"'"'s</h1>",
-  "<p>Verdicts: reproduced, contradicted, cannot tell at this power, refused (a different experiment). The rules are in scripts/replicate.sh; every number on the left comes from configs/replicate/targets.json.</p>",
+  "<p>Verdicts: reproduced, contradicted, cannot tell (with its reason), not comparable (a different experiment). A claim about the extension is judged against its dry control. The rules are in harness/report/claim.h; every number on the left comes from configs/replicate/targets.json.</p>",
   "<table border=\"1\" cellpadding=\"4\"><tr><th>target</th><th>published</th><th>here [95% CI]</th><th>MDE</th><th>verdict</th><th>why</th></tr>",
   (.rows[] | "<tr><td>\(.id | h)</td><td>\(.published.as_published | h)</td><td>\(if .kind == "value" then (.ours.value | f) else "x\(.ours.ratio | f) [\(.ours.ci95[0]? | f), \(.ours.ci95[1]? | f)]" end | h)</td><td>\(.ours.mde? | f)</td><td><b>\(.verdict | h)</b></td><td>\(.why | h)</td></tr>"),
   "</table>",

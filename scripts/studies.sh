@@ -255,24 +255,28 @@ reports() {
 		done
 		for b in ${BASELINES[$s]-}; do
 			for fmt in markdown json; do
-				x "$SB" compare --within "$s-$v.json" --baseline "$b" -f $fmt \
+				x "$SB" compare --exploratory --within "$s-$v.json" --baseline "$b" -f $fmt \
 					"${noise[@]+"${noise[@]}"}" -o "compare/$s-within-$v-$b.${fmt/markdown/md}"
 			done
 			# Each further metric (a victim's latency) in its own tables:
 			# its own Holm family beside the throughput's.
 			for m in ${METRICS[$s]-}; do
 				for fmt in markdown json; do
-					x "$SB" compare --within "$s-$v.json" --baseline "$b" -m "$m" -f $fmt \
+					x "$SB" compare --exploratory --within "$s-$v.json" --baseline "$b" -m "$m" -f $fmt \
 						"${noise[@]+"${noise[@]}"}" \
 						-o "compare/$s-within-$v-$b-$m.${fmt/markdown/md}"
 				done
 			done
 		done
 	done
+	# Every table here is exploratory (each row at alpha, labelled so):
+	# a study's primary contrasts are its question's
+	# (configs/questions/NAME.json), which its report answers, sharing
+	# alpha among them.
 	for v in "${vms[@]+"${vms[@]}"}"; do
 		if have "$s-$v.json" && have "$s-host.json"; then
 			for fmt in markdown json; do
-				x "$SB" compare "$s-host.json" "$s-$v.json" -f $fmt \
+				x "$SB" compare --exploratory "$s-host.json" "$s-$v.json" -f $fmt \
 					-o "compare/$s-host-vs-$v.${fmt/markdown/md}"
 			done
 		fi
@@ -292,7 +296,7 @@ reports() {
 	for ((k = 1; k < ${#vms[@]}; k++)); do
 		if ! have "$s-${vms[0]}.json" || ! have "$s-${vms[k]}.json"; then continue; fi
 		for fmt in markdown json; do
-			x "$SB" compare "$s-${vms[0]}.json" "$s-${vms[k]}.json" -f $fmt \
+			x "$SB" compare --exploratory "$s-${vms[0]}.json" "$s-${vms[k]}.json" -f $fmt \
 				-o "compare/$s-${vms[0]#vm-}-vs-${vms[k]#vm-}.${fmt/markdown/md}"
 		done
 	done

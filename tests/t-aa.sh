@@ -135,9 +135,12 @@ seq() { # seq IN OUT LEVEL MARGIN-PCT
 		|= {seed: 1, point: 0, check: {level: $l, n: 5, looks: [5, 10, 20, 40], margin_pct: $m,
 		    stopped_by: "maximum"}}' "$1" >"$2"
 }
-seq "$TMP/good.json" "$TMP/seq.json" 1e-12 5
+# Taken by rounds, the good control's windows differ by exactly 1%: a
+# spread of 1% on the real arm makes the rounds' ratios differ.
+mk "$TMP/good1.json" 1.01 0.01
+seq "$TMP/good1.json" "$TMP/seq.json" 1e-12 5
 r=$(aa "$TMP/seq.json")
-check "aa: the good control read at a look's level of 1e-12 is inconclusive (TOST p $(jq '.aa_checks[0].tost_p' <<<"$r"))" \
+check "aa: the good control with 1% spread, read at a look's level of 1e-12, is inconclusive (TOST p $(jq '.aa_checks[0].tost_p' <<<"$r"))" \
 	jqe '.aa_checks[0] | .verdict == "inconclusive" and .sequential.level == 1e-12 and .sequential.looks == 4
 	       and .sequential.stopped_by == "maximum"' <<<"$r"
 "$SB" compare --within "$TMP/seq.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
@@ -150,3 +153,13 @@ check "aa: a +-20% spread is equivalent within the check's stated +-50% (band $(
 check "aa: ... unless compare is given its own margin (--equivalence 5)" \
 	test "$("$SB" compare --within "$TMP/seqn.json" --baseline slice-dry --equivalence 5 --format json 2>/dev/null |
 		jq -r '.aa_checks[0].verdict')" = inconclusive
+
+# Collapses are data: a real window with no operation stays in the check.
+jq '(.results[] | select(.workload == "slice-spin") | .repetitions[1].ops_per_sec) = 0' \
+	"$TMP/good.json" >"$TMP/collapsed.json"
+r=$(aa "$TMP/collapsed.json")
+check "aa: one real window with no operation: kept, and the control is no longer valid ($(jq -c '.aa_checks[0] | {verdict, n_real, collapsed}' <<<"$r"))" \
+	jqe '.aa_checks[0] | .verdict != "valid" and .collapsed.real == 1 and
+	       .n_real == .n_dry and .n_real >= 2' <<<"$r"
+"$SB" compare --within "$TMP/collapsed.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+check "aa: ... and the text says so" grep -q 'windows with no operation, kept at the floor: 1 real, 0 dry' "$TMP/o"

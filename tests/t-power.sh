@@ -16,8 +16,11 @@ jq '.results |= map(if .status == "ok" then .repetitions |= (to_entries
 	"$base" >"$TMP/noisy.json"
 r=$("$SB" compare "$base" "$TMP/noisy.json" --format json 2>/dev/null)
 check "power: a noisy row is underpowered and says what it could detect ($(jq -r '.rows[0].reading' <<<"$r"))" \
-	jqe '.rows[0] | .verdict == "inconclusive" and (.reading | test("^underpowered: could detect >= x[0-9.]+$"))
-	       and .mde.ratio > 1.3 and .mde.power == 0.8 and .mde.alpha == 0.05 / 2' <<<"$r"
+	jqe '.rows[0] | .verdict == "inconclusive" and
+	       (.reading | test("^underpowered: could detect >= x[0-9.]+ [(]x[0-9.]+ tested alone[)]$"))
+	       and .mde.ratio > 1.3 and .mde.power == 0.8 and .mde.alpha == 0.05 / 2 and
+	       .mde.unadjusted.alpha == 0.05 and .mde.unadjusted.ratio < .mde.ratio and
+	       .family == {kind: "report", tests: 2, level: 0.025}' <<<"$r"
 # The log MDE, (t(1-a/2) + t(0.8)) se, and the log width of the 95% CI,
 # 2 t(0.975) se, rest on the same se: the MDE's log is between half and
 # 1.5 times the CI's log width (a bracket, not the formula again; the

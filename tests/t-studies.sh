@@ -151,7 +151,7 @@ for f in configs/studies/*.json; do
 		($w[] | if . == "vm" then $vms[] else "host" end) as $p | (.baselines // [])[] as $b |
 		("", ((.metrics // [])[] | "-" + .)) as $m | ("md", "json") as $x |
 		"compare/\($s)-within-\($p)-\($b)\($m).\($x)"' "$f" | sort)
-	got=$(grep "^report $s: .* compare --within " "$TMP/plan" | grep -oE -- '-o [^ ]+' | cut -d' ' -f2 | sort)
+	got=$(grep "^report $s: .* compare --exploratory --within " "$TMP/plan" | grep -oE -- '-o [^ ]+' | cut -d' ' -f2 | sort)
 	check "plan: $s: the --within tables are its within x baselines x metrics ($(wc -w <<<"$got"))" \
 		test "$want" = "$got"
 	plot=$(grep "^report $s: .* plot " "$TMP/plan")
@@ -168,8 +168,8 @@ done
 check "plan: interference's comparisons take its two other boots as --noise" \
 	grep -qF -- '--noise boots/interference-vm-2.json --noise boots/interference-vm-3.json -o compare/interference-within-vm-spin-tas-victim_p99.json' "$TMP/plan"
 check "plan: contention pairs its two models" \
-	grep -qE '^report contention: .* compare contention-vm-lazy.json contention-vm-full.json -f json -o compare/contention-lazy-vs-full.json$' "$TMP/plan"
-n=$(grep -cE "^report preempt-regression: .* compare preempt-regression-vm-none.json preempt-regression-vm-(voluntary|lazy|full).json -f json -o compare/preempt-regression-none-vs-(voluntary|lazy|full).json$" "$TMP/plan")
+	grep -qE '^report contention: .* compare --exploratory contention-vm-lazy.json contention-vm-full.json -f json -o compare/contention-lazy-vs-full.json$' "$TMP/plan"
+n=$(grep -cE "^report preempt-regression: .* compare --exploratory preempt-regression-vm-none.json preempt-regression-vm-(voluntary|lazy|full).json -f json -o compare/preempt-regression-none-vs-(voluntary|lazy|full).json$" "$TMP/plan")
 check "plan: preempt-regression pairs its first model, none, with each of the three others ($n)" test "$n" -eq 3
 
 # --boots and --host-only change the plan, not the files.

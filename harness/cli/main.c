@@ -411,6 +411,7 @@ int cmd_plan(int argc, char **argv);
 int cmd_study(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
+int cmd_verdict(int argc, char **argv);
 
 /* The verb table: the dispatch and the usage text both come from it, as
  * perf's and git's command tables do.  prints: the verb's product is what
@@ -430,6 +431,7 @@ static const struct verb {
 	{ "study", cmd_study, 1, "check study files and print what scripts/studies.sh runs" },
 	{ "validate", cmd_validate, 1, "check result files against the result schema" },
 	{ "schema", cmd_schema, 1, "print the result schema (docs/result-schema.md)" },
+	{ "verdict", cmd_verdict, 1, "judge published claims on compare rows (the replication kit's)" },
 	{ "vmmeta", cmd_vmmeta, 0, "add what the host saw to a guest's result (scripts/vm.sh)" },
 };
 

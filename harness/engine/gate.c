@@ -32,16 +32,15 @@ int il_turn(const struct il_gate *g)
 	return r != 1 ? -1 : c == IL_STOP_CHECK ? 1 : c == IL_STOP_OWN ? 2 : 0;
 }
 
-void il_turn_done(const struct il_gate *g, enum il_answer a, double ops, double pace)
+void il_turn_done(const struct il_gate *g, enum il_answer a, double ops)
 {
-	unsigned char m[1 + 2 * sizeof(double)];
+	unsigned char m[1 + sizeof(double)];
 
 	if (!g)
 		return;
 	/* One write below PIPE_BUF: the parent reads it whole. */
 	m[0] = (unsigned char)a;
 	memcpy(m + 1, &ops, sizeof(ops));
-	memcpy(m + 1 + sizeof(ops), &pace, sizeof(pace));
 	if (write(g->ack_fd, m, sizeof(m)) != (ssize_t)sizeof(m))
 		_exit(5);
 }

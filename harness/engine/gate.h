@@ -10,7 +10,7 @@ struct il_gate {
 };
 
 /* The child's first word on its ack pipe; then one il_answer, the
- * repetition's ops/s and its think median per turn.  The parent's words:
+ * repetition's ops/s per turn.  The parent's words:
  * go, stop on the arm's decided A/A check, or stop on its own rule (it has
  * no check, or its partner is gone). */
 enum { IL_READY = 'r', IL_GO = 'g', IL_STOP_CHECK = 's', IL_STOP_OWN = 't' };
@@ -24,11 +24,10 @@ enum il_answer { IL_MORE = 'm', IL_DONE = 'd', IL_LAST = 'l' };
  * for turns.  il_turn: blocks until the arm's next turn; 0, or when the
  * parent ends the arm 1 (its A/A check is decided) or 2 (its own rule is
  * met and no check holds it), -1 when it gives none.
- * il_turn_done: the repetition is over, with its ops/s and its think
- * section's sampled median in ns, the emulator's pace that window (NAN:
- * none). */
+ * il_turn_done: the repetition is over, with its ops/s (0 for a window
+ * with no operation: the A/A check keeps it). */
 void il_ready(const struct il_gate *g);
 int il_turn(const struct il_gate *g);
-void il_turn_done(const struct il_gate *g, enum il_answer a, double ops, double pace);
+void il_turn_done(const struct il_gate *g, enum il_answer a, double ops);
 
 #endif

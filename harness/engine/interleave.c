@@ -52,7 +52,7 @@ struct il_arm {
 	 * none; the ops/s of its repetitions; whether its own rule is met. */
 	long partner;
 	int dry, own_done;
-	double *vals, *pace;
+	double *vals;
 	size_t nv;
 	struct aa_plan plan;
 	json_t *check;
@@ -131,27 +131,24 @@ static int arm_hear(struct il_arm *a)
 	return 0;
 }
 
-/* The arm's answer to a turn (an il_answer, its ops/s and pace kept), or
+/* The arm's answer to a turn (an il_answer, its ops/s kept), or
  * 0 when it ended, its watchdog fired or a stop signal came. */
 static int arm_answer(struct il_arm *a)
 {
 	int c = arm_hear(a);
-	double v[2];
+	double v;
 
 	if (c != IL_MORE && c != IL_DONE && c != IL_LAST)
 		return 0;
 	/* Written in one write below PIPE_BUF with the answer byte. */
-	if (read(a->ack, v, sizeof(v)) != (ssize_t)sizeof(v))
+	if (read(a->ack, &v, sizeof(v)) != (ssize_t)sizeof(v))
 		return 0;
 	double *nv = realloc(a->vals, (a->nv + 1) * sizeof(*nv));
-	double *np = realloc(a->pace, (a->nv + 1) * sizeof(*np));
 
-	if (!nv || !np)
+	if (!nv)
 		abort();
 	a->vals = nv;
-	a->pace = np;
-	a->vals[a->nv] = v[0];
-	a->pace[a->nv++] = v[1];
+	a->vals[a->nv++] = v;
 	return c;
 }
 
@@ -266,7 +263,7 @@ static void checks_decide(struct il_arm *arms, size_t n)
 		b = &arms[a->partner];
 		if (b->res || a->nv != b->nv || !aastop_is_look(&a->plan, a->nv))
 			continue;
-		json_t *c = aastop_check(&a->plan, a->vals, a->pace, b->vals, b->pace, a->nv, &decided);
+		json_t *c = aastop_check(&a->plan, a->vals, b->vals, a->nv, &decided);
 
 		if (!decided) {
 			json_decref(c);
@@ -298,7 +295,7 @@ static void checks_close(struct il_arm *arms, size_t n)
 
 		if (m < 2)
 			continue; /* no check: one arm never ran */
-		json_t *c = aastop_check(&a->plan, a->vals, a->pace, b->vals, b->pace, m, &decided);
+		json_t *c = aastop_check(&a->plan, a->vals, b->vals, m, &decided);
 
 		check_set(arms, a, c,
 			  m == a->plan.looks[a->plan.nlooks - 1] ? "maximum" : "an arm ended");
@@ -351,7 +348,6 @@ static void point_done(struct il_order *o, struct il_arm *arms, size_t n, json_t
 					      "rounds", rounds, "check", arms[j].check));
 		done[arms[j].id] = r;
 		free(arms[j].vals);
-		free(arms[j].pace);
 	}
 	json_decref(ids);
 	o->points++;

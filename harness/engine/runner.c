@@ -385,7 +385,7 @@ static int turns_turn(const void *g)
 
 static void turns_done(const void *g, int last)
 {
-	il_turn_done(g, last ? IL_LAST : IL_MORE, NAN, NAN);
+	il_turn_done(g, last ? IL_LAST : IL_MORE, NAN);
 }
 
 json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
@@ -499,13 +499,6 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		if (g)
 			res_set(rj, fld_window_start, json_integer((json_int_t)t0));
 		json_t *cal = drift_check_rep(rp, p->cs_ns, p->think_ns);
-		/* The think's median: the emulator's pace in this window, which
-		 * an A/A check adjusts for (harness/engine/aastop.c). */
-		double pace = json_number_value(json_object_get(json_object_get(cal, fld_key(fld_cal_think)), fld_key(fld_cal_think_p50)));
-
-		if (!(pace > 0))
-			pace = NAN; /* no think sampled */
-
 		res_set(rj, fld_cal, cal);
 		if (tj)
 			res_set(rj, fld_strace, tj);
@@ -531,10 +524,10 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		/* An arm of an A/A check goes on until its pair is decided
 		 * (interleave.c), however narrow its own interval. */
 		if (g && p->check_margin_pct > 0 && !cap) {
-			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k], pace);
+			il_turn_done(g, last ? IL_DONE : IL_MORE, opss[k]);
 			continue;
 		}
-		il_turn_done(g, last || cap ? IL_LAST : IL_MORE, opss[k], pace);
+		il_turn_done(g, last || cap ? IL_LAST : IL_MORE, opss[k]);
 		if (last)
 			break;
 	}

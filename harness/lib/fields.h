@@ -289,6 +289,8 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  "victim threads (0: none)")                                                          \
 	X(A, FS_RESULT, r_slice_ext_nsec, "params.slice_ext_nsec", FT_NUM, "ns", FR_META,     \
 	  FN_OPT, "the extension length asked for (0: the kernel's)")                          \
+	X(A, FS_RESULT, r_duration, "params.duration_s", FT_NUM, "s", FR_META, FN_OPT,         \
+	  "a window's length")                                                                 \
 	X(A, FS_RESULT, r_nreps, "params.repetitions", FT_NUM, "", FR_META, FN_OPT,            \
 	  "repetitions asked for")                                                             \
 	X(A, FS_RESULT, r_ci_target, "params.ci_target_pct", FT_NUM, "%", FR_META, FN_OPT,     \

@@ -298,23 +298,6 @@ void st_holm(double *p, size_t n)
 	free(e);
 }
 
-void st_holm_levels(const double *p, size_t n, double alpha, double *level)
-{
-	size_t m;
-	struct holm_ent *e = holm_sorted(p, n, &m);
-
-	for (size_t i = 0; i < n; i++) /* out of memory: Bonferroni, the strictest */
-		level[i] = isfinite(p[i]) ? alpha / (double)n : NAN;
-	if (!e)
-		return;
-	/* Tied p-values share the strictest level of their run of ties: the
-	 * order among them is arbitrary, the rows' power should not be. */
-	for (size_t k = 0; k < m; k++)
-		level[e[k].i] = k && e[k].p == e[k - 1].p ? level[e[k - 1].i]
-							  : alpha / (double)(m - k);
-	free(e);
-}
-
 double st_mde_log(const struct st_welch *w, double alpha, double power)
 {
 	if (!isfinite(w->se) || !isfinite(w->df) || !(alpha > 0 && alpha < 1))

@@ -31,7 +31,7 @@ struct st_welch {
 void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct st_welch *w);
 /* The rest of a test of a log difference d with standard error se and df
  * degrees of freedom: ratio, t, two-sided p and the 95% interval (se 0:
- * exact); shared by Welch's test and the covariance-adjusted one. */
+ * exact); shared by Welch's test and the A/A check's paired one (aatest.c). */
 void st_log_test(struct st_welch *w, double d, double se, double df);
 /* The smallest ratio (>= 1; its inverse in the other direction) that a
  * two-sided Welch test at alpha detects with the given power, for the
@@ -46,31 +46,6 @@ double st_tost_log(const struct st_welch *w, double margin);
  * level), -1 different (Welch's p below level and the ratio outside the
  * margin), 0 neither or no test.  *tost: the TOST p, NAN without a test. */
 int st_equiv_decide(const struct st_welch *w, double margin, double level, double *tost);
-/* The log ratio b/a adjusted for a covariate measured beside each value
- * (ca[i] beside a[i], cb[i] beside b[i]): one common slope on log
- * covariate (ancova.c).  Fills w as st_welch_log does, with df = na + nb
- * - 3, and *slope; returns 0 (w->ok 0) without the values to fit: a side
- * with fewer than two, a value or covariate <= 0, a covariate without
- * spread. */
-int st_ancova_log(const double *a, const double *ca, size_t na, const double *b,
-		  const double *cb, size_t nb, struct st_welch *w, double *slope);
-/* An A/A pair's test of log values b against a, adjusted for the pace
- * each value was measured at (ca[i] beside a[i]: harness/report/aapace.c,
- * harness/engine/aastop.c).  Values <= 0 or not finite are left out; w is the
- * covariance-adjusted test when every value kept has a covariate > 0 and
- * the fit succeeds (adjusted 1), else Welch's; raw is Welch's in both
- * cases; slope NAN unadjusted.  ca or cb NULL: no covariate. */
-struct st_pace {
-	struct st_welch w, raw;
-	double slope;
-	int adjusted;
-	size_t na, nb; /* values kept */
-};
-void st_pace_test(const double *a, const double *ca, size_t na, const double *b,
-		  const double *cb, size_t nb, struct st_pace *t);
-/* {covariate: name, slope, unadjusted: {ratio, ratio_ci95, p, mde}} for an
- * adjusted test (mde at level and power), else NULL. */
-json_t *st_pace_json(const struct st_pace *t, const char *name, double level, double power);
 /* Two-sided Mann-Whitney U p-value: exact (no-ties distribution) up to 50
  * values per side, else normal with tie correction.  *exact says which;
  * *ties whether any value repeats across the samples. */
@@ -78,10 +53,6 @@ double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, i
 		       int *ties);
 /* Holm step-down adjustment in place; NAN entries are left out. */
 void st_holm(double *p, size_t n);
-/* The level Holm's step-down tests each p against: alpha / (m - k) for the
- * k-th smallest of the m finite p (k from 0; ties share the strictest);
- * NAN where p is NAN. */
-void st_holm_levels(const double *p, size_t n, double alpha, double *level);
 /* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
  * MADs of the median (both need enough values to mean anything). */
 void st_outliers(const double *x, size_t n, int *flags);

@@ -2,8 +2,9 @@
  * once: a compare row's (improved, regressed, inconclusive, or collapsed
  * with its rank test's improved, regressed or not significant, and the
  * equivalent an inconclusive row may be shown), a question's rows against
- * its reference (above, below, inconclusive) and an A/A check's (valid,
- * invalid, inconclusive).  Readers compare with vd_is() or vd_of(), never
+ * its reference (above, below, inconclusive), an A/A check's (valid,
+ * invalid, inconclusive) and a published claim's (reproduced,
+ * contradicted, cannot tell, not comparable: harness/report/claim.c).  Readers compare with vd_is() or vd_of(), never
  * with a literal. */
 #ifndef SB_VERDICT_H
 #define SB_VERDICT_H
@@ -21,7 +22,11 @@
 	X(A, ABOVE, "above")                                                                      \
 	X(A, BELOW, "below")                                                                      \
 	X(A, VALID, "valid")                                                                      \
-	X(A, INVALID, "invalid")
+	X(A, INVALID, "invalid")                                                                  \
+	X(A, REPRODUCED, "reproduced")                                                            \
+	X(A, CONTRADICTED, "contradicted")                                                        \
+	X(A, CANNOT_TELL, "cannot tell")                                                          \
+	X(A, NOT_COMPARABLE, "not comparable")
 
 #define SB_VD_ENUM(A, ID, name) VD_##ID,
 enum sb_verdict { SB_VERDICTS(SB_VD_ENUM, ) VD_COUNT };

@@ -8,12 +8,13 @@
  * throughput about threefold.  So every dry control is checked at a point
  * where the kernel cannot act (one thread per PU, no noise, no victim):
  * real / dry ops/s must be equivalent within the smallest effect of
- * interest (by default the noise band).  Verdicts:
+ * interest (by default the noise band).  The test is harness/lib/aatest.c's,
+ * the one the runner stops on: arms that took turns are paired by round,
+ * no covariate comes from the arms' own operations, and a window with no
+ * operation stays in.  Verdicts:
  *   valid        equivalent: both one-sided tests of the log ratio
  *                against +-log(1 + margin) reject at alpha (TOST,
- *                Schuirmann 1987): Welch's, or where every window
- *                measured the emulator's pace, the ratio adjusted for it
- *                (aapace.c), the plain one kept beside it;
+ *                Schuirmann 1987);
  *   invalid      the difference is significant and the ratio outside it;
  *   inconclusive neither: the check says what it could have detected
  *                (mde, 80% power at alpha).
@@ -26,13 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aapace.h"
 #include "cmppair.h"
 #include "textfmt.h"
 #include "../core/keys.h"
 #include "cmppower.h"
 #include "resget.h"
 #include "../lib/fields.h"
+#include "../lib/aatest.h"
 #include "../lib/stats.h"
 #include "../lib/status.h"
 #include "../lib/verdict.h"
@@ -81,12 +82,43 @@ static const json_t *run_check(const json_t *real, const json_t *dry)
 	return a;
 }
 
+/* Every window's ops/s, in the order they ran (0 for a window with no
+ * operation: kept). */
+static size_t windows_of(const json_t *r, double **ops)
+{
+	const json_t *reps = json_object_get(r, fld_r_reps), *x;
+	size_t n = json_array_size(reps), i;
+	double *v = calloc(n + 1, sizeof(*v));
+
+	if (!v)
+		abort();
+	json_array_foreach(reps, i, x)
+		v[i] = res_num(x, fld_ops_per_sec);
+	*ops = v;
+	return n;
+}
+
+/* The check of real against dry at level, margin band: by rounds when
+ * both took turns in one interleaved point, else as two samples. */
+static void aa_pair_test(const json_t *real, const json_t *dry, double band, double level,
+			 struct aa_test *t)
+{
+	const json_t *pr = json_object_get(json_object_get(real, fld_r_interleave), "point");
+	const json_t *pd = json_object_get(json_object_get(dry, fld_r_interleave), "point");
+	double *vr, *vd;
+	size_t nr = windows_of(real, &vr), nd = windows_of(dry, &vd);
+
+	aa_test_run(vr, nr, vd, nd, json_is_integer(pr) && json_equal(pr, pd),
+		    aa_floor(res_num(real, fld_r_duration)), band, level, CMP_POWER, t);
+	free(vr);
+	free(vd);
+}
+
 static json_t *check_pair(const json_t *real, const json_t *dry, const struct cmp_opts *o)
 {
 	double band = power_margin(o), level = o->alpha;
-	struct st_pace t;
+	struct aa_test t;
 	const json_t *rc = run_check(real, dry);
-	double tost;
 
 	/* The margin the study stated for the check, unless compare was
 	 * given one (--equiv). */
@@ -95,19 +127,17 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 		if (!(o->equiv > 0) && json_number_value(json_object_get(rc, "margin_pct")) > 0)
 			band = json_number_value(json_object_get(rc, "margin_pct")) / 100;
 	}
-	aa_test(dry, real, &t);
-	const struct st_welch w = t.w;
-	int d = st_equiv_decide(&w, band, level, &tost);
-	const char *verdict = vd_name(d > 0 ? VD_VALID : d < 0 ? VD_INVALID : VD_INCONCLUSIVE);
-	double mde = w.ok ? st_mde_log(&w, level, CMP_POWER) : NAN;
-	json_t *j = json_pack("{s:s,s:s,s:O,s:f,s:I,s:I,s:s}", "control",
-			      res_str(dry, fld_r_workload, "?"), "real", res_str(real, fld_r_workload, "?"),
-			      "nthreads", json_object_get(real, fld_r_nthreads), "band_pct", 100 * band, "n_real",
-			      (json_int_t)t.nb, "n_dry", (json_int_t)t.na, "verdict", verdict);
-	json_t *adj = aa_test_json(&t, level, CMP_POWER);
+	aa_pair_test(real, dry, band, level, &t);
+	const char *verdict = vd_name(t.decision > 0	 ? VD_VALID
+				      : t.decision < 0 ? VD_INVALID
+						       : VD_INCONCLUSIVE);
+	json_t *j = aa_test_json(&t);
 
-	if (adj)
-		json_object_set_new(j, "adjusted", adj);
+	json_object_update_new(j, json_pack("{s:s,s:s,s:O,s:f,s:s}", "control",
+					     res_str(dry, fld_r_workload, "?"), "real",
+					     res_str(real, fld_r_workload, "?"), "nthreads",
+					     json_object_get(real, fld_r_nthreads), "band_pct",
+					     100 * band, "verdict", verdict));
 
 	/* The point's defining run keys (those not at their default), so a
 	 * study with several A/A points says which is which. */
@@ -129,17 +159,6 @@ static json_t *check_pair(const json_t *real, const json_t *dry, const struct cm
 					      (json_int_t)json_array_size(json_object_get(rc, "looks")),
 					      "margin_pct", json_object_get(rc, "margin_pct"),
 					      "stopped_by", json_object_get(rc, "stopped_by")));
-	if (w.ok) {
-		json_object_set_new(j, "ratio", json_real(w.ratio));
-		if (isfinite(w.lo))
-			json_object_set_new(j, "ratio_ci95", json_pack("[f,f]", w.lo, w.hi));
-		if (isfinite(w.p))
-			json_object_set_new(j, "p", json_real(w.p));
-		if (isfinite(tost))
-			json_object_set_new(j, "tost_p", json_real(tost));
-		if (isfinite(mde))
-			json_object_set_new(j, "mde", json_real(mde));
-	}
 	double g = res_num(real, fld_s_slice_grants);
 
 	if (isfinite(g))
@@ -247,7 +266,7 @@ json_t *aa_checks(const json_t *doc, const struct cmp_opts *o)
 /* True A/A pairs: the same workload at the same point declared twice
  * under two labels (the config runs such a point once per label).  Their
  * difference can only be noise, so the share of pairs that the check's
- * test (aapace.c) calls significant at alpha is the comparison's real false-positive rate:
+ * test (harness/lib/aatest.c) calls significant at alpha is the comparison's real false-positive rate:
  * near alpha when the repetitions are independent and the test's
  * assumptions hold, above it when drift or host load lands on one copy.
  * In an interleaved suite only copies of one interleaved point pair. */
@@ -283,9 +302,9 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 		if (k && !f)
 			json_object_set(first, k, (json_t *)r);
 		if (f && strcmp(res_str(f, fld_r_label, ""), res_str(r, fld_r_label, ""))) {
-			struct st_pace t;
+			struct aa_test t;
 
-			aa_test(f, r, &t);
+			aa_pair_test(r, f, power_margin(o), o->alpha, &t);
 			const struct st_welch w = t.w;
 
 			if (isfinite(w.p)) {
@@ -301,7 +320,7 @@ json_t *aa_twins(const json_t *doc, const struct cmp_opts *o)
 								 ? json_object_get(r, fld_r_nthreads)
 								 : json_null(),
 							 "ratio", w.ratio, "p", w.p, "positive", pos,
-							 "adjusted", t.adjusted));
+							 "paired", t.paired));
 			}
 		}
 		free(k);
@@ -518,16 +537,15 @@ void aa_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 				 res_num(c, "n_real"), res_num(sq, "looks"), res_num(sq, "level"),
 				 res_num(c, "band_pct"));
 		}
-		const json_t *adj = json_object_get(c, "adjusted");
+		const json_t *col = json_object_get(c, "collapsed");
 
-		if (adj) {
+		if (res_num(col, "real") > 0 || res_num(col, "dry") > 0) {
 			size_t l = strlen(power);
-			const json_t *u = json_object_get(adj, "unadjusted");
 
 			snprintf(power + l, sizeof(power) - l,
-				 "; adjusted for the emulator's pace (think median, slope %.2f), "
-				 "unadjusted %.3f",
-				 res_num(adj, "slope"), res_num(u, "ratio"));
+				 "; windows with no operation, kept at the floor: %.0f real, %.0f "
+				 "dry",
+				 res_num(col, "real"), res_num(col, "dry"));
 		}
 		char lab[80] = "";
 

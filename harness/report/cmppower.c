@@ -2,15 +2,20 @@
  * could have seen.
  *
  * A row is improved or regressed when its test, after Holm's step-down over
- * all rows, is significant and the ratio lies outside the noise band.  Every
- * other row says why it is not: a non-significant result is evidence of
- * absence only when the test could have seen an effect.  So each row
- * carries
- *   - its minimum detectable effect: the smallest ratio a two-sided Welch
- *     test at the level Holm gives the row (alpha / (m - k) for the k-th
- *     smallest p of m) detects with 80% power, from the measured spread
- *     (the standard sample-size relation d = (t(1-a/2) + t(power)) * se,
- *     e.g. Cohen, Statistical Power Analysis, 1988, ch. 2);
+ * its family, is significant and the ratio lies outside the noise band.  The
+ * family is the report's rows, or a study's primary contrasts sharing
+ * alpha (question.c); an exploratory row (compare --exploratory) is tested
+ * on its own at alpha and says so.  Every other row says why it is not: a
+ * non-significant result is evidence of absence only when the test could
+ * have seen an effect.  So each row carries
+ *   - its minimum detectable effect, from the design: the smallest ratio a
+ *     two-sided Welch test at the level the row is sure to be tested at
+ *     (alpha / m over a family of m tests: Holm's first step, Bonferroni's
+ *     level; alpha for an exploratory row) detects with 80% power, from n
+ *     and the measured spread (d = (t(1-a/2) + t(power)) * se, e.g. Cohen,
+ *     Statistical Power Analysis, 1988, ch. 2).  Never from the row's p or
+ *     its rank: rows of the same spread and n read the same MDE.  Where the
+ *     level is not alpha, the unadjusted MDE stands beside it;
  *   - an equivalence test: two one-sided Welch tests of the log ratio
  *     against +-log(1 + margin) (Schuirmann, J Pharmacokinet Biopharm 15,
  *     1987), Holm-corrected over the rows as a family of their own; by
@@ -105,22 +110,34 @@ static void collapse_reading(json_t *r, double hp, const struct cmp_opts *o, int
 	json_object_set_new(r, "reading", json_string(buf));
 }
 
-/* mde and tost of row r at its Holm level; the reading of an
+static const char *family_name(const struct cmp_opts *o)
+{
+	return o->family == CMP_FAM_EXPLORATORY ? "exploratory"
+	       : o->family == CMP_FAM_PRIMARY	? "primary"
+						: "report";
+}
+
+/* mde and tost of row r at the design's level; the reading of an
  * inconclusive row. */
 static void power_row(json_t *r, double level, double tost_holm, const struct cmp_opts *o)
 {
 	struct st_welch w = row_welch(r);
 	double margin = power_margin(o);
 	double mde = isfinite(level) ? st_mde_log(&w, level, CMP_POWER) : NAN;
+	double alone = st_mde_log(&w, o->alpha, CMP_POWER);
 	double tp = st_tost_log(&w, margin);
 	int equivalent = isfinite(tost_holm) && tost_holm < o->alpha;
-	char buf[128];
+	char buf[160], also[48] = "";
 
-	json_object_set_new(r, "holm_level", NUM(level));
 	json_object_set_new(r, "mde", isfinite(mde) ? json_pack("{s:f,s:f,s:f}", "ratio", mde,
 								 "alpha", level, "power",
 								 CMP_POWER)
 						    : json_null());
+	if (isfinite(mde) && isfinite(alone) && level != o->alpha) {
+		json_object_set_new(json_object_get(r, "mde"), "unadjusted",
+				    json_pack("{s:f,s:f}", "ratio", alone, "alpha", o->alpha));
+		snprintf(also, sizeof(also), " (x%.3g tested alone)", alone);
+	}
 	json_object_set_new(r, "tost",
 			    isfinite(tp) ? json_pack("{s:f,s:f,s:f,s:b}", "margin_pct", 100 * margin,
 						     "p", tp, "holm_p", tost_holm, "equivalent",
@@ -139,10 +156,11 @@ static void power_row(json_t *r, double level, double tost_holm, const struct cm
 		snprintf(buf, sizeof(buf), "%s", res_str(r, "why", "no test"));
 	else if (mde <= 1 + margin)
 		snprintf(buf, sizeof(buf), "not shown equivalent within +-%.3g%% (could detect "
-					   ">= x%.3g)", 100 * margin, mde);
+					   ">= x%.3g%s)", 100 * margin, mde, also);
 	else
-		snprintf(buf, sizeof(buf), mde < 1000 ? "underpowered: could detect >= x%.3g"
-						      : "underpowered: could detect >= x%.0f", mde);
+		snprintf(buf, sizeof(buf), mde < 1000 ? "underpowered: could detect >= x%.3g%s"
+						      : "underpowered: could detect >= x%.0f%s", mde,
+			 also);
 	json_object_set_new(r, "reading", json_string(buf));
 }
 
@@ -196,8 +214,8 @@ static void holder_note(json_t *r)
 void power_decide(json_t *rows, const struct cmp_opts *o)
 {
 	size_t n = json_array_size(rows), i;
-	double *p = malloc(4 * (n ? n : 1) * sizeof(*p)), *level = p + n, *tost = level + n;
-	double *raw = tost + n;
+	double *p = malloc(2 * (n ? n : 1) * sizeof(*p)), *tost = p + n;
+	size_t m = 0;
 	json_t *r;
 
 	if (!p)
@@ -205,12 +223,18 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 	json_array_foreach(rows, i, r) {
 		struct st_welch w = row_welch(r);
 
-		raw[i] = p[i] = test_p(r);
+		p[i] = test_p(r);
+		m += isfinite(p[i]);
 		tost[i] = json_object_get(r, "collapse") ? NAN : st_tost_log(&w, power_margin(o));
 	}
-	st_holm_levels(raw, n, o->alpha, level);
-	st_holm(p, n);
-	st_holm(tost, n);
+	/* The level every test of the family is sure to be held to: known
+	 * before any p is seen. */
+	double level = o->family == CMP_FAM_EXPLORATORY ? o->alpha : o->alpha / (double)(m ? m : 1);
+
+	if (o->family != CMP_FAM_EXPLORATORY) {
+		st_holm(p, n);
+		st_holm(tost, n);
+	}
 	json_array_foreach(rows, i, r) {
 		double ratio = res_num(r, "ratio");
 		int lower = json_is_true(json_object_get(r, "lower_is_better"));
@@ -218,9 +242,11 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 		json_t *flags = json_object_get(r, "flags");
 
 		json_object_set_new(r, "holm_p", NUM(p[i]));
+		json_object_set_new(r, "family",
+				    json_pack("{s:s,s:I,s:f}", "kind", family_name(o), "tests",
+					      (json_int_t)m, "level", level));
 		if (json_object_get(r, "collapse")) {
 			collapse_reading(r, p[i], o, lower);
-			json_object_set_new(r, "holm_level", NUM(level[i]));
 			rare_note(r, o);
 			holder_note(r);
 			continue;
@@ -244,7 +270,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 		}
 		json_object_set_new(r, "verdict", json_string(v));
 		json_object_set_new(r, "why", json_string(why));
-		power_row(r, level[i], tost[i], o);
+		power_row(r, level, tost[i], o);
 		rare_note(r, o);
 		holder_note(r);
 	}

@@ -14,8 +14,10 @@
  * how many); the row is then decided by the Mann-Whitney p, not Welch's. */
 void power_collapse(json_t *row, const struct cmp_metric *m, const double *a, size_t na,
 		    const double *b, size_t nb);
-/* Holm over the rows' tests, then each row's verdict (improved, regressed,
- * inconclusive, collapsed), holm_level, mde {ratio, alpha, power}, tost
+/* Holm over the rows' tests (none for an exploratory family), then each
+ * row's verdict (improved, regressed, inconclusive, collapsed), family
+ * {kind: report | primary | exploratory, tests, level}, mde {ratio, alpha,
+ * power, unadjusted {ratio, alpha} where the level is not alpha}, tost
  * {margin_pct, p, holm_p, equivalent} and reading: the verdict in words
  * ("underpowered: could detect >= x1.9", "equivalent within +-5%",
  * "collapsed: 0 ops in 2 of 5 windows of B, regressed"). */

@@ -23,6 +23,9 @@ static const struct cli_opt compare_opts[] = {
 	{ 'g', "grant-floor", "G", "grants per 1000 acquisitions below which a row\n"
 				   "of slice arms says the extension is too rare here to\n"
 				   "move its ratio (default 0.1)" },
+	{ 'x', "exploratory", NULL, "test each row on its own at alpha, labelled\n"
+				    "exploratory (a study's primary contrasts are its\n"
+				    "question's, configs/questions/)" },
 	{ 'r', "fail-on-regression", NULL, "exit 1 when any row regressed" },
 	{ 'o', "out", "FILE", "write there (temp file + rename; a new path or a\n"
 			      "regular file, replaced), not stdout" },
@@ -58,7 +61,8 @@ static const struct cli_cmd compare_cmd = {
 		 "          variances).  This test decides the verdict.\n"
 		 "  p MW    exact two-sided Mann-Whitney U, a distribution-free cross-check\n"
 		 "          (it cannot reach p < 0.05 below 4 repetitions per side).\n"
-		 "  p Holm  the Welch p after Holm's correction over all rows.\n"
+		 "  p Holm  the Welch p after Holm's correction over all rows (with\n"
+		 "          --exploratory: the Welch p, each row on its own).\n"
 		 "  verdict improved / regressed when the Holm p < 0.05 and the ratio lies\n"
 		 "          outside the noise band; else inconclusive.  Lower-is-better\n"
 		 "          metrics (latencies) invert the sense.  An inconclusive row\n"
@@ -72,8 +76,10 @@ static const struct cli_cmd compare_cmd = {
 		 "          rare here to move this ratio\" and how many acquisitions'\n"
 		 "          time each grant would have to save to move it by the band.\n"
 		 "  MDE     the smallest ratio (or its inverse) the row could have\n"
-		 "          declared: 80% power at the level Holm gives the row,\n"
-		 "          exp((t(1-a/2, df) + t(0.8, df)) * se) from Welch's se.\n"
+		 "          declared, from the design: 80% power at alpha / m for m\n"
+		 "          rows (alpha when exploratory), never from the row's p,\n"
+		 "          exp((t(1-a/2, df) + t(0.8, df)) * se) from Welch's se;\n"
+		 "          the unadjusted MDE (at alpha) beside it where they differ.\n"
 		 "  flags   repetitions beyond 1.5 IQR or 3 MADs (flagged, never dropped).\n"
 		 "  run-to-run  with --noise: the ratio in each of the K runs, its CV, and\n"
 		 "          one run's interval, ratio * exp(+-t(K-1) * sd of log ratios);\n"
@@ -203,6 +209,7 @@ int cmd_compare(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'x': o.family = CMP_FAM_EXPLORATORY; break;
 		case 'r': fail = 1; break;
 		case 'o': out = optarg; break;
 		case 'w': within = optarg; break;

@@ -32,7 +32,13 @@ struct cmp_opts {
 	const struct cmp_metric *metrics[32];
 	size_t nmetrics;
 	double threshold; /* noise band, fraction (0.05 = 5%) */
-	double alpha;	  /* family-wise, Holm-adjusted */
+	double alpha;	  /* the family's level (CMP_FAM_EXPLORATORY: each row's) */
+	enum cmp_family {
+		CMP_FAM_REPORT,	     /* the report's rows are the family: Holm over them */
+		CMP_FAM_PRIMARY,     /* a study's primary contrasts: Holm at the share of
+				      * alpha the caller gives (question.c) */
+		CMP_FAM_EXPLORATORY, /* each row on its own at alpha, labelled so */
+	} family;
 	double equiv;	  /* smallest effect of interest for TOST, fraction; 0 = threshold */
 	double grant_floor; /* grants per 1000 ops below which a slice row says the
 			     * extension is too rare to move it; 0 = CMP_GRANT_FLOOR */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "claim.h"
 #include "cmppower.h"
 #include "compare.h"
 #include "outfile.h"
@@ -121,6 +122,36 @@ static void counts(FILE *f, const json_t *rep)
 			nv[1], nv[2], nv[3]);
 }
 
+/* Whether contrast c's control is a dry control (the claim's test). */
+static int dry_control(const json_t *c)
+{
+	const json_t *ctl = json_object_get(c, "control");
+	const char *w = res_str(ctl, "workload", "");
+	size_t n = strlen(w);
+
+	return json_is_true(json_object_get(ctl, "dry")) ||
+	       (n >= 3 && !strcmp(w + n - 3, "dry"));
+}
+
+/* The published claim's verdict on row (claim.c), after its reading. */
+static void claim_cell(FILE *f, const json_t *c, json_t *row, double pub)
+{
+	if (!dry_control(c)) {
+		fputs("; the published claim is judged against the dry control, not here", f);
+		return;
+	}
+	json_t *in = json_pack("{s:f,s:O}", "published", pub, "row", row);
+	json_t *v = claim_judge(in);
+
+	fputs("; the published claim: <b>", f);
+	html_esc(f, res_str(v, "verdict", "?"));
+	fputs("</b> (", f);
+	html_esc(f, res_str(v, "why", ""));
+	fputs(")", f);
+	json_decref(v);
+	json_decref(in);
+}
+
 /* One line per row of the question's contrasts, under a line per contrast
  * and input: the answer in numbers, before any figure. */
 static void question_table(FILE *f, const struct question *q)
@@ -136,7 +167,8 @@ static void question_table(FILE *f, const struct question *q)
 	}
 	fputs("<p>Each row: the treatment against its control at one run point, the ratio of "
 	      "geometric means with its 95% interval, the verdict (or what the row could have "
-	      "seen), the minimum detectable effect (MDE: 80% power at the row's Holm level) and "
+	      "seen), the minimum detectable effect (MDE: 80% power at the level the design "
+	      "holds the row to: the question's contrasts share alpha 0.05) and "
 	      "the repetitions per side an MDE at the published effect would need (scaled from "
 	      "this row's spread).</p>\n<table class=\"answer\"><tr><th>treatment</th>"
 	      "<th>control</th><th>point</th><th>ratio [95% CI]</th><th>verdict</th>"
@@ -185,6 +217,8 @@ static void question_table(FILE *f, const struct question *q)
 
 			row_start(f, row, eq ? vd_name(VD_EQUIVALENT) : v);
 			html_esc(f, res_str(row, "reading", v));
+			if (isfinite(pub))
+				claim_cell(f, cr->c, row, pub);
 			fprintf(f, isfinite(mde) ? "</td><td>x%.3g" : "</td><td>-", mde);
 			if (isfinite(need))
 				fprintf(f, "</td><td>%.0f (has %.0f)</td></tr>\n", need,

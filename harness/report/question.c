@@ -279,9 +279,10 @@ static char *pair_key(const json_t *x, const json_t *c)
 	return k;
 }
 
-/* The pairs of contrast c among docs[0..n) into a report; NULL with why. */
-static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char *why,
-			    size_t len)
+/* The pairs of contrast c among docs[0..n) into a report, tested at
+ * alpha (its share of the question's); NULL with why. */
+static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, double alpha,
+			    char *why, size_t len)
 {
 	json_t *ctl = json_array(), *trt = json_array();
 	json_t *keys = json_object(), *names = json_object(), *rep = NULL, *r;
@@ -337,7 +338,8 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char
 					    trt, "meta", json_object_get(docs[0], "meta")) };
 		const char *side[2] = { "control", "treatment" };
 		const char *mn = res_str(c, "metric", "ops_per_sec");
-		struct cmp_opts o = { .threshold = 0.05, .alpha = 0.05, .nmetrics = 1 };
+		struct cmp_opts o = { .threshold = 0.05, .alpha = alpha, .nmetrics = 1,
+				      .family = CMP_FAM_PRIMARY };
 
 		o.metrics[0] = cmp_metric_find(mn);
 		if (cmp_docs(pd, side, 2, &o, &rep, why, len))
@@ -356,9 +358,14 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, char
 
 void question_answer(struct question *q, struct plotctx *c)
 {
-	size_t i;
+	size_t i, k = 0;
 	json_t *con;
 
+	/* The question's contrasts against a control are its primary
+	 * contrasts: they share alpha 0.05 (Bonferroni over the contrasts,
+	 * Holm within each), so a row's level is known before any test. */
+	json_array_foreach(json_object_get(q->doc, "contrasts"), i, con)
+		k += !json_object_get(con, "reference");
 	json_array_foreach(json_object_get(q->doc, "contrasts"), i, con) {
 		char why[1024] = "";
 		int across = across_inputs(con);
@@ -371,7 +378,8 @@ void question_answer(struct question *q, struct plotctx *c)
 			size_t n = across ? c->ndocs : 1;
 			json_t *rep = json_object_get(con, "reference")
 					      ? qref_report(docs, n, con, in_treatment, why, sizeof(why))
-					      : pairs_report(docs, n, con, why, sizeof(why));
+					      : pairs_report(docs, n, con, 0.05 / (double)(k ? k : 1),
+							     why, sizeof(why));
 			struct contrast_rep *cr = &q->reps[q->n];
 
 			if (!rep)

@@ -22,8 +22,9 @@
  * control result whose run parameters are the same except the keys the
  * selectors and "ignore" name; within one input, unless a selector names
  * a meta key (the contrast is then between inputs: preemption models).
- * The pairs are tested as `compare` tests any two files (compare.h), one
- * Holm family per contrast and input. */
+ * The pairs are tested as `compare` tests any two files (compare.h): the
+ * contrasts against a control are the study's primary ones and share alpha
+ * 0.05 (each at 0.05 / k for k of them, Holm within it), per input. */
 #ifndef SB_QUESTION_H
 #define SB_QUESTION_H
 

@@ -1,8 +1,8 @@
 /* aastop.c - the runner's A/A check: its looks and level, its decisions
  * on samples of known spread, and the reason for the level: with the true
  * ratio on the margin's edge, looking at every doubling at alpha declares
- * equivalence more often than alpha, at alpha / looks it does not; and the
- * same check adjusted for a pace that moves from window to window. */
+ * equivalence more often than alpha, at alpha / looks it does not.  The
+ * test itself, by rounds and under drift, is tests/unit/aatest.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +34,7 @@ static const char *decided(const struct aa_plan *pl, const double *a, const doub
 {
 	static char out[32];
 	int d;
-	json_t *j = aastop_check(pl, a, NULL, b, NULL, n, &d);
+	json_t *j = aastop_check(pl, a, b, n, &d);
 	const char *v = json_string_value(json_object_get(j, "decided"));
 
 	snprintf(out, sizeof(out), "%s", d && v ? v : "undecided");
@@ -44,32 +44,18 @@ static const char *decided(const struct aa_plan *pl, const double *a, const doub
 
 /* Sequential looks at the given level on one pair drawn window by window,
  * true ratio `ratio`: 1 when some look declares equivalence. */
-/* Windows of a pace that spreads by pace_sd (NULL paces when 0), ops/s
- * inversely proportional to it times a spread of sd. */
-static void draw_paced(gsl_rng *r, double *x, double *pace, size_t n, double center, double sd,
-		       double pace_sd)
+static int seq_equivalent(gsl_rng *r, const struct aa_plan *pl, double level, double ratio,
+			  double sd)
 {
-	draw(r, x, n, center, sd);
-	if (pace_sd > 0)
-		for (size_t i = 0; i < n; i++) {
-			pace[i] = 1000 * exp(gsl_ran_gaussian(r, pace_sd));
-			x[i] *= 1000 / pace[i];
-		}
-}
-
-static int seq_equivalent_paced(gsl_rng *r, const struct aa_plan *pl, double level, double ratio,
-				double sd, double pace_sd)
-{
-	double a[64], b[64], pa_[64], pb_[64], *pa = pace_sd > 0 ? pa_ : NULL;
-	double *pb = pace_sd > 0 ? pb_ : NULL;
+	double a[64], b[64];
 	struct aa_plan p = *pl;
 
 	p.level = level;
-	draw_paced(r, a, pa, pl->looks[pl->nlooks - 1], 1e6, sd, pace_sd);
-	draw_paced(r, b, pb, pl->looks[pl->nlooks - 1], 1e6 * ratio, sd, pace_sd);
+	draw(r, a, pl->looks[pl->nlooks - 1], 1e6, sd);
+	draw(r, b, pl->looks[pl->nlooks - 1], 1e6 * ratio, sd);
 	for (size_t k = 0; k < p.nlooks; k++) {
 		int d;
-		json_t *j = aastop_check(&p, a, pa, b, pb, p.looks[k], &d);
+		json_t *j = aastop_check(&p, a, b, p.looks[k], &d);
 		int eq = d && !strcmp(json_string_value(json_object_get(j, "decided")), "equivalent");
 
 		json_decref(j);
@@ -78,13 +64,6 @@ static int seq_equivalent_paced(gsl_rng *r, const struct aa_plan *pl, double lev
 	}
 	return 0;
 }
-
-static int seq_equivalent(gsl_rng *r, const struct aa_plan *pl, double level, double ratio,
-			  double sd)
-{
-	return seq_equivalent_paced(r, pl, level, ratio, sd, 0);
-}
-
 int main(void)
 {
 	struct aa_plan pl;
@@ -126,7 +105,7 @@ int main(void)
 	int d;
 
 	draw(r, a, 10, 1e6, 0.01);
-	j = aastop_check(&pl, a, NULL, b, NULL, 10, &d);
+	j = aastop_check(&pl, a, b, 10, &d);
 	CHECK(json_is_number(json_object_get(j, "tost_p")) &&
 		      json_array_size(json_object_get(j, "ratio_ci95")) == 2 &&
 		      fabs(json_number_value(json_object_get(j, "ratio")) - 1.03) < 0.02 &&
@@ -167,46 +146,6 @@ int main(void)
 	CHECK(held >= 200 && held <= 500,
 	      "aastop: at 8%% spread %zu of 1000 (about a third: alpha / looks costs power)", held);
 
-	/* The emulator's pace: 20 % from window to window, ops/s following it,
-	 * 2 % of the arms' own spread.  Plainly the arms look 20 % apart at
-	 * random; adjusted for the pace, 10 windows decide within 5 %. */
-	double pa[64], pb[64];
-
-	draw_paced(r, a, pa, 10, 1e6, 0.02, 0.2);
-	draw_paced(r, b, pb, 10, 1e6, 0.02, 0.2);
-	CHECK(!strcmp(decided(&pl, a, b, 10), "undecided"),
-	      "aastop: pace spread 20%%, 10 windows, read plainly: undecided");
-	j = aastop_check(&pl, a, pa, b, pb, 10, &d);
-	const json_t *adj = json_object_get(j, "adjusted");
-
-	CHECK(d && !strcmp(json_string_value(json_object_get(j, "decided")), "equivalent") &&
-		      !strcmp(json_string_value(json_object_get(adj, "covariate")),
-			      "calibration.think.p50_ns") &&
-		      fabs(json_number_value(json_object_get(adj, "slope")) + 1) < 0.1 &&
-		      json_is_number(json_object_get(json_object_get(adj, "unadjusted"), "p")),
-	      "aastop: ... adjusted for the pace: equivalent, slope %.3f (model -1), the plain "
-	      "test beside it",
-	      json_number_value(json_object_get(adj, "slope")));
-	json_decref(j);
-	pb[3] = NAN;
-	j = aastop_check(&pl, a, pa, b, pb, 10, &d);
-	CHECK(!json_object_get(j, "adjusted") && !d,
-	      "aastop: one window without a pace: the plain test, undecided");
-	json_decref(j);
-	/* The level still holds when the check adjusts: the true ratio on the
-	 * margin, pace spread 20 %, arms' spread 4 %. */
-	for (held = 0, trials = 0; trials < 4000; trials++)
-		held += seq_equivalent_paced(r, &pl, pl.level, 1.05, 0.04, 0.2);
-	rh = (double)held / (double)trials;
-	CHECK(rh <= 0.05 + 3 * 0.0034,
-	      "aastop: adjusted, true ratio on the margin: equivalence declared in %.3f of 4000 "
-	      "(<= alpha)",
-	      rh);
-	for (held = 0, trials = 0; trials < 1000; trials++)
-		held += seq_equivalent_paced(r, &pl, pl.level, 1.0, 0.04, 0.2);
-	CHECK(held >= 950,
-	      "aastop: adjusted, same center, pace spread 20%%: %zu of 1000 decided equivalent",
-	      held);
 	gsl_rng_free(r);
 	printf("# %d failed\n", tap_failed);
 	return tap_failed != 0;

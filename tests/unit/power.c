@@ -102,19 +102,63 @@ int main(void)
 	      json_string_value(json_object_get(row, "reading")));
 	json_decref(rep);
 
-	/* Holm's levels: the k-th smallest of m p-values is tested at
-	 * alpha / (m - k); a row's MDE uses that level. */
-	double hp[4] = { 0.3, 0.001, NAN, 0.02 }, lv[4];
+	/* The MDE comes from the design, never from the row's p or its rank:
+	 * four rows of one spread and n, their B sides 0%, 3%, 10% and 30% up
+	 * (four different p), read one MDE, at alpha / 4 with the unadjusted
+	 * one beside it; tested as exploratory rows, at alpha each. */
+	{
+		const double up[4] = { 1.0, 1.03, 1.1, 1.3 };
+		json_t *ra = json_array(), *rb = json_array();
+		char lbl[8];
 
-	st_holm_levels(hp, 4, 0.05, lv);
-	CHECK(NEAR(lv[1], 0.05 / 3, 1e-15) && NEAR(lv[3], 0.05 / 2, 1e-15) &&
-		      NEAR(lv[0], 0.05, 1e-15) && isnan(lv[2]),
-	      "holm levels: {0.3, 0.001, -, 0.02} -> {a, a/3, -, a/2}");
-	double tp[3] = { 0.2, 0.01, 0.2 }, tl[3];
+		for (int k = 0; k < 4; k++) {
+			double bb[12];
 
-	st_holm_levels(tp, 3, 0.05, tl);
-	CHECK(NEAR(tl[1], 0.05 / 3, 1e-15) && NEAR(tl[0], 0.05 / 2, 1e-15) && tl[2] == tl[0],
-	      "holm levels: tied p share the strictest level (%g, %g)", tl[0], tl[2]);
+			for (int i = 0; i < 12; i++)
+				bb[i] = up[k] * 1.1e6 * exp(i % 2 ? sb : -sb);
+			snprintf(lbl, sizeof(lbl), "r%d", k);
+			json_array_append_new(ra, result(lbl, a, 10));
+			json_array_append_new(rb, result(lbl, bb, 12));
+		}
+		for (int fam = 0; fam < 2; fam++) {
+			json_t *docs[2] = { doc_of(json_deep_copy(ra)), doc_of(json_deep_copy(rb)) };
+			const char *names[2] = { "a.json", "b.json" };
+			char err[256];
+			struct cmp_opts of = o;
+
+			of.family = fam ? CMP_FAM_EXPLORATORY : CMP_FAM_REPORT;
+			json_t *r4 = NULL;
+			int rc = cmp_docs(docs, names, 2, &of, &r4, err, sizeof(err));
+			const json_t *rows = json_object_get(r4, "rows"), *x;
+			size_t i, same = 0, nrows = json_array_size(rows);
+			double m0 = json_number_value(json_object_get(
+				json_object_get(json_array_get(rows, 0), "mde"), "ratio"));
+			double want_l = fam ? 0.05 : 0.05 / 4;
+
+			json_array_foreach(rows, i, x) {
+				const json_t *md = json_object_get(x, "mde");
+
+				same += NEAR(json_number_value(json_object_get(md, "ratio")), m0, 1e-12) &&
+					NEAR(json_number_value(json_object_get(md, "alpha")), want_l,
+					     1e-15) &&
+					(fam ? !json_object_get(md, "unadjusted")
+					     : NEAR(json_number_value(json_object_get(
+							    json_object_get(md, "unadjusted"), "ratio")),
+						    mde, 1e-4 * mde));
+			}
+			CHECK(!rc && nrows == 4 && same == 4 &&
+				      NEAR(m0, st_mde_log(&w, want_l, 0.8), 1e-4 * m0),
+			      "compare: 4 rows of one spread and n, different p, %s: one MDE x%.4f at "
+			      "%g%s",
+			      fam ? "exploratory" : "one family", m0, want_l,
+			      fam ? "" : ", the unadjusted one beside it");
+			json_decref(r4);
+			json_decref(docs[0]);
+			json_decref(docs[1]);
+		}
+		json_decref(ra);
+		json_decref(rb);
+	}
 	double mde3 = st_mde_log(&w, 0.05 / 3, 0.8);
 	double want3 = exp((t_quantile_cf(gsl_cdf_ugaussian_Qinv(0.05 / 6), df) +
 			    t_quantile_cf(0.8416212336, df)) * se);
