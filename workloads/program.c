@@ -343,7 +343,7 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 				       r.exit_status);
 
 		if (left)
-			json_object_set_new(rj, "left_behind", json_integer(left));
+			res_set(rj, fld_left_behind, json_integer(left));
 		/* Interleaved arms share CLOCK_MONOTONIC: the turns' real order. */
 		if (t)
 			res_set(rj, fld_window_start, json_integer((json_int_t)t0));

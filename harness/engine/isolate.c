@@ -194,7 +194,7 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 	if (left) {
 		const char *why = json_string_value(json_object_get(res, fld_r_reason));
 
-		json_object_set_new(res, "left_behind", json_integer(left));
+		res_set(res, fld_r_left_behind, json_integer(left));
 		if (why)
 			res_set(res, fld_r_reason,
 					    json_sprintf("%s; %d process%s it left behind killed",

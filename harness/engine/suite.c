@@ -157,10 +157,10 @@ int suite_run(const struct cfg_suite *s, json_t *doc, int quiet)
 	int sig = sig_pending();
 
 	if (sig)
-		json_object_set_new(meta, "interrupted",
-				    json_pack("{s:i,s:s,s:I,s:I}", "signal", sig, "name",
-					      strsignal(sig), "runs_done",
-					      (json_int_t)json_array_size(st.results),
-					      "runs_planned", (json_int_t)s->nruns));
+		res_set(meta, fld_m_interrupted,
+			json_pack("{s:i,s:s,s:I,s:I}", fld_key(fld_m_int_signal), sig,
+				  fld_key(fld_m_int_name), strsignal(sig), fld_key(fld_m_int_done),
+				  (json_int_t)json_array_size(st.results),
+				  fld_key(fld_m_int_planned), (json_int_t)s->nruns));
 	return sig;
 }
