@@ -15,23 +15,31 @@ usage() {
 	sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
 }
 
+# A mistake in the options: one line and where to read more, not the help.
+misuse() {
+	echo "run.sh: $*" >&2
+	echo "try './run.sh --help'" >&2
+	exit 2
+}
+
 # value OPTION ARGS...: OPTION must have a value (set -u would otherwise
 # stop with "$2: unbound variable").
 value() {
 	if [ $# -lt 2 ]; then
-		echo "run.sh: $1 needs a value" >&2
-		usage >&2
-		exit 2
+		misuse "$1 needs a value"
 	fi
 }
 
 # A host run whose slice rows were unsupported ends with the two ways to
-# a kernel that has the extension.
+# a kernel that has the extension; the table's first line gave the reason,
+# which --quiet left out.
 ways_forward() {
 	local why
-	why=$(jq -r '[.results[] | select(.status == "unsupported") | .reason][0] // empty' "$1")
+	why=$(jq -r '[.results[] | select(.status == "unsupported" and .params.policy != "none"
+		and .params.policy != null and .params.dry != true) | .reason][0] // empty' "$1")
 	[ -n "$why" ] || return 0
-	echo "slice workloads unsupported here: $why" >&2
+	[ -z "$quiet" ] || echo "slice extension: did not run: $why" >&2
+	echo "the slice workloads need a kernel with the extension:" >&2
 	echo "  way 1, the guest with the patched kernel:  ./run.sh --vm --config $2" >&2
 	echo "  way 2, a kernel for this machine: docs/bare-metal.md, then ./run.sh --config $2 (build/slicebench info lists what else is missing)" >&2
 }
@@ -51,9 +59,7 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage; exit 0 ;;
 	*)
 		if [ "$mode" = host ]; then
-			echo "run.sh: unknown option '$1'" >&2
-			usage >&2
-			exit 2
+			misuse "unknown option '$1'"
 		fi
 		pass+=("$1"); shift ;;
 	esac
@@ -77,7 +83,7 @@ vm) scripts/install-deps.sh vm ;;
 esac
 # The build says where it is, one line per object (a first build compiles
 # about 100 files), and passes warnings and errors through as they come.
-if ! make -q all 2>/dev/null; then
+if ! make -q --no-print-directory all >/dev/null 2>&1; then
 	echo "run.sh: building build/slicebench" >&2
 	make --no-print-directory all 2>&1 | awk '
 		/^(cc|clang) / { for (i = 1; i <= NF; i++) if ($i == "-o") { n++; printf "  [%d] %s\n", n, $(i + 1); fflush(); next } }
@@ -128,11 +134,16 @@ slurm | local | status)
 esac
 
 # The report; the figures a short suite has no data for are listed in it,
-# not here.
+# not here.  Its answer is the config's question where one has it
+# (configs/questions/quick.json: each slice workload against its dry
+# control), then each workload against spin-tas.
 if [ "$plot" = 1 ] && build/slicebench plot --help >/dev/null 2>&1; then
 	name=$(basename "$out" .json)
+	question=()
+	q="configs/questions/$(basename "$config")"
+	[ ! -f "$q" ] || question=(--question "$q")
 	err=$(mktemp)
-	if build/slicebench plot "$out" --baseline spin-tas --out "plots/$name" 2>"$err"; then
+	if build/slicebench plot "$out" "${question[@]}" --baseline spin-tas --out "plots/$name" 2>"$err"; then
 		echo "plots: plots/$name/index.html" >&2
 	else
 		cat "$err" >&2

@@ -67,7 +67,8 @@ EOF
 
 log() { printf 'build.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
-usage_err() { log "$*"; usage >&2; exit 2; }
+# a usage error is one line and where to read more, not the whole help
+usage_err() { log "$*"; echo "try 'kernel/build.sh --help'" >&2; exit 2; }
 # value OPTION ARG...: the option's value is there and not empty
 value() { [ -n "${2:-}" ] || usage_err "$1 needs a value"; }
 
@@ -96,7 +97,7 @@ while [ $# -gt 0 ]; do
 	--localmodconfig) LOCALMOD=lsmod; shift ;;
 	--localmodconfig=*) LOCALMOD=${1#*=}; shift ;;
 	-h|--help) usage; exit 0 ;;
-	*) log "unknown option: $1"; usage >&2; exit 2 ;;
+	*) usage_err "unknown option: $1" ;;
 	esac
 done
 # --print-path asks for what the other options name, never builds it:

@@ -40,21 +40,28 @@ EOF
 
 log() { printf 'mkinitramfs.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# a usage error is one line and where to read more, not the whole help
+usage_err() { log "$*"; echo "try 'kernel/mkinitramfs.sh --help'" >&2; exit 2; }
+# value OPTION ARG...: the option's value is there and not empty (bash's
+# own ${2:?} said "2: parameter null or not set" with exit 1); value0: it
+# may be empty
+value() { [ -n "${2:-}" ] || usage_err "$1 needs a value"; }
+value0() { [ $# -ge 2 ] || usage_err "$1 needs a value"; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--out) OUT=${2:?}; shift 2 ;;
-	--harness) HARNESS=${2:?}; shift 2 ;;
-	--configs) CONFIGS=${2:?}; shift 2 ;;
-	--slice-test) SLICE_TEST=${2:?}; shift 2 ;;
-	--busybox) BUSYBOX=${2:?}; shift 2 ;;
-	--preload) PRELOAD=${2:?}; shift 2 ;;
-	--programs) PROGRAMS=${2?}; shift 2 ;;
+	--out) value "$@"; OUT=$2; shift 2 ;;
+	--harness) value "$@"; HARNESS=$2; shift 2 ;;
+	--configs) value "$@"; CONFIGS=$2; shift 2 ;;
+	--slice-test) value "$@"; SLICE_TEST=$2; shift 2 ;;
+	--busybox) value "$@"; BUSYBOX=$2; shift 2 ;;
+	--preload) value "$@"; PRELOAD=$2; shift 2 ;;
+	--programs) value0 "$@"; PROGRAMS=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
-	*) log "unknown option: $1"; usage >&2; exit 2 ;;
+	*) usage_err "unknown option: $1" ;;
 	esac
 done
-[ -n "$OUT" ] || { usage >&2; exit 2; }
+[ -n "$OUT" ] || usage_err "--out FILE is required"
 
 if [ -z "$BUSYBOX" ]; then
 	for b in /bin/busybox /usr/bin/busybox; do

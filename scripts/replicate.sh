@@ -26,18 +26,20 @@ targets=configs/replicate/targets.json results="" out=""
 SB=${SB:-build/slicebench}
 usage() { sed -n '2,3p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "replicate: $*" >&2; exit 2; }
+# a mistake in the options: one line and where to read more, not the help
+misuse() { echo "replicate: $*" >&2; echo "try 'scripts/replicate.sh --help'" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--targets | --results | --out)
-		[ $# -ge 2 ] || die "$1 needs a value"
-		[ -n "$2" ] || die "$1: an empty value"
+		[ $# -ge 2 ] || misuse "$1 needs a value"
+		[ -n "$2" ] || misuse "$1: an empty value"
 		declare "${1#--}=$2"
 		shift 2 ;;
 	-h | --help) usage; exit 0 ;;
-	*) usage >&2; die "unknown option '$1'" ;;
+	*) misuse "unknown option '$1'" ;;
 	esac
 done
-[ -n "$results" ] || { usage >&2; die "--results DIR is required"; }
+[ -n "$results" ] || misuse "--results DIR is required"
 [ -d "$results" ] || die "$results: not a directory"
 [ -f "$targets" ] || die "$targets: not a regular file"
 [ -r "$targets" ] || die "$targets: cannot read"

@@ -20,6 +20,8 @@ GRACE_S=${SB_SLURM_GRACE_S:-30}
 
 log() { printf 'slurm.sh: %s\n' "$*" >&2; }
 die() { log "$*"; exit 2; }
+# a mistake in the options: one line and where to read more, not the help
+misuse() { log "$*"; echo "try 'scripts/slurm.sh --help'" >&2; exit 2; }
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- one task
@@ -98,18 +100,18 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--slurm | --local | --status)
 		mode=${1#--}
-		[ $# -ge 2 ] || die "$1 needs PLAN.json"
+		[ $# -ge 2 ] || misuse "$1 needs PLAN.json"
 		plan=$2; shift 2 ;;
-	--partition) [ $# -ge 2 ] || die "--partition needs a value"; partition=$2; shift 2 ;;
-	--results) [ $# -ge 2 ] || die "--results needs a directory"; dir=$2; shift 2 ;;
+	--partition) [ $# -ge 2 ] || misuse "--partition needs a value"; partition=$2; shift 2 ;;
+	--results) [ $# -ge 2 ] || misuse "--results needs a directory"; dir=$2; shift 2 ;;
 	--resume) resume=1; shift ;;
 	--no-wait) wait=0; shift ;;
 	-h | --help) usage; exit 0 ;;
-	*) log "unknown option '$1'"; usage >&2; exit 2 ;;
+	*) misuse "unknown option '$1'" ;;
 	esac
 done
-[ -n "$mode" ] || { usage >&2; exit 2; }
-if [ "$mode" = local ] && [ -n "$partition" ]; then die "--partition needs --slurm"; fi
+[ -n "$mode" ] || misuse "one of --slurm, --local or --status PLAN.json is required"
+if [ "$mode" = local ] && [ -n "$partition" ]; then misuse "--partition needs --slurm"; fi
 [ -x build/slicebench ] || make -s all
 sb=build/slicebench
 

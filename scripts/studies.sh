@@ -53,8 +53,10 @@ EOF
 }
 
 bad() { echo "studies.sh: $*" >&2; exit 2; }
+# a mistake in the options: one line and where to read more, not the help
+misuse() { echo "studies.sh: $*" >&2; echo "try 'scripts/studies.sh --help'" >&2; exit 2; }
 # need OPTION ARGS...: OPTION's value is there and not empty
-need() { if [ $# -lt 2 ] || [ -z "$2" ]; then bad "$1 needs a value"; fi; }
+need() { if [ $# -lt 2 ] || [ -z "$2" ]; then misuse "$1 needs a value"; fi; }
 only_where=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -62,11 +64,11 @@ while [ $# -gt 0 ]; do
 	--only) need "$@"; IFS=, read -r -a STUDIES <<<"$2,"; shift 2 ;;
 	--boots)
 		BOOTS=${2:-}
-		[[ $BOOTS =~ ^[1-9][0-9]?$ ]] || bad "--boots: '$BOOTS' is not a count from 1 to 99"
+		[[ $BOOTS =~ ^[1-9][0-9]?$ ]] || misuse "--boots: '$BOOTS' is not a count from 1 to 99"
 		shift 2 ;;
 	--plan) PLAN=1; shift ;;
 	--vm-only | --host-only | --reports-only)
-		[ -z "$only_where" ] || [ "$only_where" = "$1" ] || bad "$only_where and $1: give one of them"
+		[ -z "$only_where" ] || [ "$only_where" = "$1" ] || misuse "$only_where and $1: give one of them"
 		only_where=$1
 		case "$1" in
 		--vm-only) WHERE=(vm) ;;
@@ -75,7 +77,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift ;;
 	-h | --help) usage; exit 0 ;;
-	*) echo "studies.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) misuse "unknown option '$1'" ;;
 	esac
 done
 if [ "${#STUDIES[@]}" = 0 ]; then

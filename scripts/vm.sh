@@ -127,7 +127,8 @@ EOF
 }
 
 log() { printf 'vm.sh: %s\n' "$*" >&2; }
-usage_err() { log "$*"; usage >&2; exit 2; }
+# a usage error is one line and where to read more, not the whole help
+usage_err() { log "$*"; echo "try 'scripts/vm.sh --help'" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in

@@ -52,7 +52,7 @@ check "aa: an invalid control is warned about, with the ratio" \
 	jqe '.warnings | map(test("the control slice-dry is invalid: .* slice-spin / slice-dry = 0.333")) | any' <<<"$r"
 check "aa: every row against it is marked invalid" \
 	jqe '[.rows[] | .control_aa.verdict] | unique == ["invalid"]' <<<"$r"
-"$SB" compare --within "$TMP/bad.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+"$SB" compare --within "$TMP/bad.json" --baseline slice-dry --detail >"$TMP/o" 2>/dev/null
 check "aa: the text report lists the check, with its label, beside the verdicts" \
 	grep -q 'slice-dry at 2 threads \[1x\]: slice-spin / slice-dry = 0.333 \[.*\], grants 0: invalid' "$TMP/o"
 "$SB" compare --within "$TMP/bad.json" --baseline slice-dry -f markdown >"$TMP/o.md" 2>/dev/null
@@ -98,7 +98,7 @@ check "aa: an aa-twin control pairs with the aa-twin real arm (ratio $(jq '.aa_c
 	jqe '.aa_checks[2] | (.ratio - 1/1.01 | fabs) < 1e-3 and .n_real == 10' <<<"$r"
 check "aa: a superseded invalid check warns of nothing" \
 	jqe '.warnings | map(test("is invalid")) | any | not' <<<"$r"
-"$SB" compare --within "$TMP/sup.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+"$SB" compare --within "$TMP/sup.json" --baseline slice-dry --detail >"$TMP/o" 2>/dev/null
 check "aa: the text counts the point's checks and the superseded one apart" \
 	grep -q 'TOST): 2 valid, 0 invalid, 0 inconclusive; 1 more superseded by a longer check of the same point$' "$TMP/o"
 check "aa: the text marks the superseded check" \
@@ -143,7 +143,7 @@ r=$(aa "$TMP/seq.json")
 check "aa: the good control with 1% spread, read at a look's level of 1e-12, is inconclusive (TOST p $(jq '.aa_checks[0].tost_p' <<<"$r"))" \
 	jqe '.aa_checks[0] | .verdict == "inconclusive" and .sequential.level == 1e-12 and .sequential.looks == 4
 	       and .sequential.stopped_by == "maximum"' <<<"$r"
-"$SB" compare --within "$TMP/seq.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+"$SB" compare --within "$TMP/seq.json" --baseline slice-dry --detail >"$TMP/o" 2>/dev/null
 check "aa: the text says how the arms stopped" \
 	grep -q 'slice-dry at 2 threads.*inconclusive (could detect >= x.*); the arms stopped at repetitions_max after 5 windows a side (4 looks at 1e-12 each, margin +-5%)$' "$TMP/o"
 seq "$TMP/noisy.json" "$TMP/seqn.json" 0.05 50
@@ -161,5 +161,5 @@ r=$(aa "$TMP/collapsed.json")
 check "aa: one real window with no operation: kept, and the control is no longer valid ($(jq -c '.aa_checks[0] | {verdict, n_real, collapsed}' <<<"$r"))" \
 	jqe '.aa_checks[0] | .verdict != "valid" and .collapsed.real == 1 and
 	       .n_real == .n_dry and .n_real >= 2' <<<"$r"
-"$SB" compare --within "$TMP/collapsed.json" --baseline slice-dry >"$TMP/o" 2>/dev/null
+"$SB" compare --within "$TMP/collapsed.json" --baseline slice-dry --detail >"$TMP/o" 2>/dev/null
 check "aa: ... and the text says so" grep -q 'windows with no operation, kept at the floor: 1 real, 0 dry' "$TMP/o"

@@ -59,7 +59,8 @@ else
 fi
 
 # ./run.sh: a run with an unsupported slice row ends with the two ways
-# forward, one line each; a run without one does not.
+# forward, one line each, after the reason when --quiet left out the table
+# that states it; a run without one does not.
 cfg=$TMP/slice.json
 cat >"$cfg" <<'EOF'
 {"name": "bare", "defaults": {"duration_s": 0.05, "warmup_s": 0, "repetitions": 1, "events": []},
@@ -69,8 +70,9 @@ EOF
 rc=$?
 if jq -e '.results[1].status == "unsupported"' "$TMP/r1.json" >/dev/null 2>&1; then
 	why=$(jq -r '.results[1].reason' "$TMP/r1.json")
-	tail -3 "$TMP/run.err" >"$TMP/tail"
-	printf '%s\n' "slice workloads unsupported here: $why" \
+	tail -4 "$TMP/run.err" >"$TMP/tail"
+	printf '%s\n' "slice extension: did not run: $why" \
+		"the slice workloads need a kernel with the extension:" \
 		"  way 1, the guest with the patched kernel:  ./run.sh --vm --config $cfg" \
 		"  way 2, a kernel for this machine: docs/bare-metal.md, then ./run.sh --config $cfg (build/slicebench info lists what else is missing)" \
 		>"$TMP/want"

@@ -96,7 +96,7 @@ chk "--preempt: 'voluntary' $none73" --kernel debian --preempt voluntary
 chk "--preempt: 'none' $none73" --variant rt --preempt none
 chk "--config: $TMP/notjson.json:1:11: not JSON: Expected value before ','" --config "$TMP/notjson.json"
 chk "--harness-args: '--bogus': run: unrecognized option '--bogus'" --harness-args --bogus
-chk "--harness-args: '--quiet,extra': slicebench run: unexpected argument" --harness-args --quiet,extra
+chk "--harness-args: '--quiet,extra': slicebench run: unexpected argument \"extra\"" --harness-args --quiet,extra
 chk "--harness-args: '--dry-run': slicebench run: --dry-run writes no result" --harness-args --dry-run
 chk "--harness-args: '--quiet --force': no spaces (comma separated)" --harness-args '--quiet --force'
 # what the plans use passes

@@ -37,7 +37,7 @@ check "power: --equivalence sets the TOST margin" \
 "$SB" compare "$base" "$base" --equivalence 0 >/dev/null 2>"$TMP/e"
 check "power: --equivalence 0 is refused with the value" \
 	grep -q 'equivalence "0": not a percentage' "$TMP/e"
-"$SB" compare "$base" "$TMP/noisy.json" >"$TMP/o" 2>/dev/null
+"$SB" compare "$base" "$TMP/noisy.json" --detail >"$TMP/o" 2>/dev/null
 check "power: the text table has grants and MDE columns" grep -Eq '  grants/1k ops A/B  +MDE  +verdict' "$TMP/o"
 check "power: the text row shows the MDE and the reading as its verdict" \
 	grep -Eq '  x[0-9.]+  +underpowered: could detect >= x[0-9.]+' "$TMP/o"
@@ -71,7 +71,7 @@ r=$("$SB" compare --within "$TMP/aa.json" --baseline spin-tas --format json 2>/d
 check "power: compare reports the false-positive rate over the true A/A pairs" \
 	jqe '.true_aa[0] | .pairs == 1 and .positives == 0 and .rate == 0 and .list[0].a_label == "1x"
 	       and .list[0].b_label == "aa2"' <<<"$r"
-"$SB" compare --within "$TMP/aa.json" --baseline spin-tas >"$TMP/o" 2>/dev/null
+"$SB" compare --within "$TMP/aa.json" --baseline spin-tas --detail >"$TMP/o" 2>/dev/null
 check "power: the text report states the rate" \
 	grep -q 'true A/A (the same arm under two labels): 0 of 1 pairs significant at 0.05, false-positive rate 0' "$TMP/o"
 # Interleaved: copies in two interleaved points ran apart and are no pair;
@@ -96,7 +96,7 @@ jq '.results[0] as $b | .results = [$b,
 r=$("$SB" compare --within "$TMP/labels.json" --baseline spin-tas --format json 2>/dev/null || echo null)
 check "power: two labels at one point: each arm against its own label's control ($(jq -c '[.rows[] | [.b.label, .ratio]]' <<<"$r"))" \
 	jqe '[.rows[] | [.a.label, .b.label, .ratio]] == [["1x", "1x", 1.2], ["aa", "aa", 2.4]]' <<<"$r"
-"$SB" compare --within "$TMP/labels.json" --baseline spin-tas >"$TMP/o" 2>/dev/null
+"$SB" compare --within "$TMP/labels.json" --baseline spin-tas --detail >"$TMP/o" 2>/dev/null
 check "power: the text rows name the label beside the point" \
 	eval 'grep -q "threads=1x \[1x\]" "$TMP/o" && grep -q "threads=1x \[aa\]" "$TMP/o"'
 
@@ -107,7 +107,7 @@ r=$("$SB" compare "$base" "$TMP/g.json" --format json 2>/dev/null || echo null)
 check "power: a row carries grants per 1000 acquisitions where the result counts them" \
 	jqe '.rows[0].b.grants_per_1000_ops == 0.05 and (.rows[0].a | has("grants_per_1000_ops") | not)
 	       and (.rows[1].b | has("grants_per_1000_ops") | not)' <<<"$r"
-"$SB" compare "$base" "$TMP/g.json" >"$TMP/o" 2>/dev/null
+"$SB" compare "$base" "$TMP/g.json" --detail >"$TMP/o" 2>/dev/null
 check "power: the text row shows them as A/B" grep -Eq 'threads=1x .* 5/5 +-/0.05 +x' "$TMP/o"
 # Below the grant floor (default 0.1 per 1000) the row says the extension
 # is too rare to move its ratio, and what a grant would have to be worth:

@@ -18,12 +18,14 @@
 #include "../os/signals.h"
 #include "../os/slice.h"
 #include "ready.h"
+#include "runflags.h"
 #include "../os/sysinfo.h"
 #include "../os/topo.h"
 #include "vmmeta.h"
 #include "../core/workload.h"
 
 #include "../lib/exitcodes.h"
+#include "../lib/extstate.h"
 
 /* Runs started in one second that take a default name: far more than a
  * machine can start. */
@@ -55,14 +57,25 @@ static void run_more(FILE *f)
 	fprintf(f, "\nworkload keys: see `slicebench list`\n");
 }
 
+/* run_opts and then runflags.c's flags: filled by cmd_run. */
+static struct cli_opt run_all_opts[CLI_MAX + 1];
+
 static const struct cli_cmd run_cmd = {
 	.name = "run",
 	.synopsis = "slicebench run --config FILE [--out FILE.json] [--quiet] [--dry-run]\n"
-		    "                      [--meta KEY=VALUE]...\n",
+		    "                      [--meta KEY=VALUE]...\n"
+		    "       slicebench run [-w LIST] [-t LIST] [--cs DUR] [-d DUR] [-r N]\n"
+		    "                      [--set KEY=VALUE]... [--out FILE.json] [...]\n",
 	.about = "Runs every parameter point of a suite config, each in its own process,\n"
 		 "and writes one JSON result (temp file + rename).  Default --out:\n"
-		 "results/<utc>-<host>-<kernel>.json\n",
-	.opts = run_opts,
+		 "results/<utc>-<host>-<kernel>.json\n"
+		 "\n"
+		 "Without --config the flags from --workload on are the config: each sets\n"
+		 "the run key in parentheses, keys not given keep their defaults, and the\n"
+		 "result is the one of a config file with those keys in its one run.  A\n"
+		 "comma list sweeps (-w spin-tas,slice-spin; -t 2,4).  A DUR is a number\n"
+		 "and ns, us, ms or s; a bare number is in the key's own unit.\n",
+	.opts = run_all_opts,
 	.more = run_more,
 };
 
@@ -79,12 +92,18 @@ static const char *param_str(const json_t *p, const char *k, char *buf, size_t l
 	return buf;
 }
 
-static void print_table(const json_t *results)
+/* The table of a run, under the line that says whether the extension ran
+ * and why not: a reason said there is not said again in a row. */
+static void print_table(const json_t *doc)
 {
+	const json_t *results = json_object_get(doc, "results");
+	char ext[2048];
 	size_t i;
 	json_t *r;
 
-	printf("%-16s %7s %6s %-24s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
+	ext_state_line(doc, ext, sizeof(ext));
+	printf("%s\n", ext);
+	printf("%-18s %7s %6s %-24s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
 	       "pin (+noise threads)", "ops/s", "+-95%", "p99 hold", "jain", "status");
 	json_array_foreach(results, i, r) {
 		const json_t *p = json_object_get(r, fld_r_params);
@@ -107,7 +126,7 @@ static void print_table(const json_t *results)
 
 		snprintf(pin, sizeof(pin), noise > 0 ? "%s +noise:%lld" : "%s",
 			 json_string_value(json_object_get(p, "pin")), (long long)noise);
-		printf("%-16s %7s %6s %-24s ", json_string_value(json_object_get(r, fld_r_workload)),
+		printf("%-18s %7s %6s %-24s ", json_string_value(json_object_get(r, fld_r_workload)),
 		       nth, param_str(p, "cs_ns", cs, sizeof(cs)), pin);
 		if (o) {
 			double mean = json_number_value(json_object_get(o, fld_key(fld_s_ops_mean)));
@@ -123,15 +142,15 @@ static void print_table(const json_t *results)
 			const char *why = json_string_value(json_object_get(r, fld_r_reason));
 			size_t k;
 
-			/* each reason in full once, at its first row */
-			for (k = 0; why && k < i; k++) {
+			/* each reason in full once: above, or at its first row */
+			for (k = 0; why && !strstr(ext, why) && k < i; k++) {
 				const char *ow = json_string_value(
 					json_object_get(json_array_get(results, k), fld_r_reason));
 
 				if (ow && !strcmp(ow, why))
 					break;
 			}
-			if (why && k < i)
+			if (why && (k < i || strstr(ext, why)))
 				printf("%14s %9s %10s %6s  %s (as above)\n", "-", "-", "-", "-", st);
 			else
 				printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st, why);
@@ -147,6 +166,7 @@ static void free_metas(char ***p)
 /* What `run` was asked: its options, and the default name's state. */
 struct run_args {
 	const char *config, *out;
+	json_t *flags; /* the config the flags built, NULL: none given */
 	char **metas;
 	int nmeta, quiet, dry, planned, force, check;
 	int seq; /* > 0: the default name, -<seq> when taken */
@@ -168,6 +188,12 @@ static int run_parse(int argc, char **argv, struct run_args *a)
 		case 'p': a->dry = a->planned = 1; break;
 		case 'f': a->force = 1; break;
 		case 'k': a->check = 1; break;
+		default: {
+			char msg[1024];
+
+			if (runflags_add(&a->flags, c, optarg, msg, sizeof(msg)) < 0)
+				return cli_misuse(&run_cmd, "%s", msg);
+		}
 		}
 	}
 	/* --check-args: the arguments of a run that must leave a result (the
@@ -181,9 +207,14 @@ static int run_parse(int argc, char **argv, struct run_args *a)
 	/* Armed before anything else: a signal during the config load or the
 	 * first run's start is the same request as one later. */
 	sig_install();
-	if (!a->config || optind != argc)
-		return cli_misuse(&run_cmd, "%s",
-				  a->config ? "unexpected argument" : "--config FILE is required");
+	if (optind != argc)
+		return cli_misuse(&run_cmd, "unexpected argument \"%s\"", argv[optind]);
+	if (a->config && a->flags)
+		return cli_misuse(&run_cmd, "--config and the run flags (--workload ... --set) "
+					    "exclude each other: a config file sets its own keys");
+	if (!a->config && !a->flags)
+		return cli_misuse(&run_cmd, "--config FILE, or the run's flags (-w LIST ...), "
+					    "is required");
 	return a->check ? 0 : -1;
 }
 
@@ -195,7 +226,8 @@ static int run_load(const struct run_args *a, struct cfg_suite *s)
 		fprintf(stderr, "slicebench: %s\n", err);
 		return 1;
 	}
-	if (cfg_load(a->config, s, err, sizeof(err))) {
+	if (a->flags ? cfg_load_json("run flags", a->flags, s, err, sizeof(err))
+		     : cfg_load(a->config, s, err, sizeof(err))) {
 		fprintf(stderr, "slicebench: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -267,7 +299,7 @@ static int run_write(struct run_args *a, const json_t *doc, int sig)
 	}
 	/* Interrupted: the summary so far is printed even with --quiet. */
 	if (!a->quiet || sig) {
-		print_table(json_object_get(doc, "results"));
+		print_table(doc);
 		fprintf(stderr, "%s%s\n", sig ? "interrupted; results so far in " : "wrote ",
 			a->out);
 	}
@@ -284,10 +316,12 @@ static int cmd_run(int argc, char **argv)
 	json_t *doc = NULL;
 	int rc;
 
-	if (!metas)
+	if (!metas || runflags_opts(run_all_opts, CLI_MAX + 1, run_opts))
 		return 1;
-	if ((rc = run_parse(argc, argv, &a)) >= 0)
+	if ((rc = run_parse(argc, argv, &a)) >= 0) {
+		json_decref(a.flags);
 		return rc;
+	}
 	if ((rc = run_load(&a, &s)))
 		goto out;
 	if (a.dry) {
@@ -304,6 +338,7 @@ static int cmd_run(int argc, char **argv)
 	rc = run_write(&a, doc, sig);
 out:
 	json_decref(doc);
+	json_decref(a.flags);
 	cfg_free(&s);
 	return rc;
 }

@@ -574,6 +574,15 @@ int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suit
 	return s->root ? cfg_parsed(&c, s) : cfg_fail_parse(&c, &je);
 }
 
+int cfg_load_json(const char *name, json_t *root, struct cfg_suite *s, char *err, size_t len)
+{
+	struct cfg_ctx c = { name, err, len };
+
+	memset(s, 0, sizeof(*s));
+	s->root = json_incref(root);
+	return cfg_parsed(&c, s);
+}
+
 void cfg_free(struct cfg_suite *s)
 {
 	for (size_t i = 0; i < s->nruns; i++)

@@ -39,6 +39,9 @@ int cfg_load(const char *path, struct cfg_suite *s, char *err, size_t len);
 /* The same from memory (the fuzzer's entry); name stands for the file. */
 int cfg_load_buffer(const char *name, const char *buf, size_t n, struct cfg_suite *s, char *err,
 		    size_t len);
+/* The same from a config object built in memory (run's flags): name
+ * stands for the file in messages; the suite takes a reference. */
+int cfg_load_json(const char *name, json_t *root, struct cfg_suite *s, char *err, size_t len);
 void cfg_free(struct cfg_suite *s);
 /* 1 for the run keys that choose what runs (workload, lock, policy, dry),
  * not how: the keys in which the arms of one point differ. */

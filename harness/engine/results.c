@@ -35,7 +35,8 @@ json_t *res_new(const json_t *config, const char *config_file)
 
 	utc_now(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ");
 	res_set(meta, fld_m_utc, json_string(ts));
-	res_set(meta, fld_m_config_file, json_string(config_file));
+	if (config_file) /* none: a run from flags, its config all in "config" */
+		res_set(meta, fld_m_config_file, json_string(config_file));
 	return json_pack("{s:s,s:o,s:O,s:[]}", fld_schema, RES_SCHEMA, fld_meta, meta, fld_config,
 			 config, fld_results);
 }

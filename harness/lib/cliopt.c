@@ -20,6 +20,8 @@ int cli_getopt(int argc, char **argv, const struct cli_opt *opts)
 	for (; opts[n].key && n < CLI_MAX; n++) {
 		lo[n] = (struct option){ opts[n].name, opts[n].arg ? required_argument : no_argument,
 					 NULL, opts[n].key };
+		if (opts[n].key >= CLI_LONG)
+			continue;
 		*s++ = (char)opts[n].key;
 		if (opts[n].arg)
 			*s++ = ':';
@@ -46,8 +48,11 @@ void cli_usage(FILE *f, const struct cli_opt *opts)
 		snprintf(left, sizeof(left), "%s%s%s", o->name, o->arg ? " " : "",
 			 o->arg ? o->arg : "");
 		nl = strchr(h, '\n');
-		fprintf(f, "  -%c, --%-*s  %.*s\n", o->key, w, left,
-			nl ? (int)(nl - h) : (int)strlen(h), h);
+		if (o->key < CLI_LONG)
+			fprintf(f, "  -%c, ", o->key);
+		else
+			fputs("      ", f);
+		fprintf(f, "--%-*s  %.*s\n", w, left, nl ? (int)(nl - h) : (int)strlen(h), h);
 		while (nl) {
 			h = nl + 1;
 			nl = strchr(h, '\n');

@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 struct cli_opt {
-	int key;	  /* the short option letter, returned by cli_getopt */
+	int key;	  /* the short option letter, returned by cli_getopt; from
+			   * CLI_LONG up, a long option only (no letter) */
 	const char *name; /* the long option */
 	const char *arg;  /* the value's name in the usage text; NULL: a flag */
 	const char *help; /* one line, or several joined by '\n' */
@@ -16,6 +17,8 @@ struct cli_opt {
 
 /* The tables end with { 0 }.  At most CLI_MAX options per verb. */
 #define CLI_MAX 24
+/* The first key of the long-only options (getopt_long returns it). */
+#define CLI_LONG 0x100
 
 /* getopt_long over the table: the option's key, -1 after the last option,
  * '?' for an unknown option or a missing value (getopt has said which). */

@@ -169,7 +169,8 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	X(A, FS_META, m_git_revision, "git_revision", FT_STR, "", FR_META, FN_OPT, "the build's commit") \
 	X(A, FS_META, m_utc, "utc", FT_STR, "", FR_META, FN_OPT, "start time, ISO 8601 UTC")    \
 	X(A, FS_META, m_host, "host", FT_STR, "", FR_META, FN_OPT, "host name")                \
-	X(A, FS_META, m_config_file, "config_file", FT_STR, "", FR_META, FN_OPT, "the config's path") \
+	X(A, FS_META, m_config_file, "config_file", FT_STR, "", FR_META, FN_OPT,                \
+	  "the config's path (none for a run from flags)")                                      \
 	X(A, FS_META, m_study, "study", FT_STR, "", FR_META, FN_OPT, "the study that ran it")  \
 	X(A, FS_META, m_interrupted, "interrupted", FT_OBJ, "", FR_META, FN_OPT,               \
 	  "a signal stopped the suite: the results are the runs so far")                       \

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "aacheck.h"
+#include "cmpbrief.h"
 #include "resget.h"
 #include "textfmt.h"
 
@@ -39,13 +40,13 @@ static void fmt_p(double p, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", p);
 }
 
-#define NCOL 15
+#define NCOL 14
 
 struct cells {
 	char c[NCOL][256];
 };
 
-static const char *const heads[NCOL] = { "workload", "point", "metric", "A", "B", "delta",
+static const char *const heads[NCOL] = { "workload", "point", "metric", "A", "B",
 					 "ratio [95% CI]", "p Welch", "p Holm", "p MW", "n A/B",
 					 "grants/1k ops A/B", "MDE", "verdict", "flags" };
 
@@ -53,7 +54,6 @@ static void row_cells(const json_t *r, int within, struct cells *c)
 {
 	char a[32], b[32], lo[32], hi[32];
 	const json_t *ci = json_object_get(r, "ratio_ci95");
-	double d = res_num(r, "delta_pct");
 	json_t *fl = json_object_get(r, "flags"), *f;
 	size_t i;
 
@@ -71,48 +71,44 @@ static void row_cells(const json_t *r, int within, struct cells *c)
 		 json_is_true(json_object_get(r, "lower_is_better")) ? " (lower better)" : "");
 	fmt_num(res_num(r, "a.value"), c->c[3], sizeof(c->c[3]));
 	fmt_num(res_num(r, "b.value"), c->c[4], sizeof(c->c[4]));
-	if (isfinite(d))
-		snprintf(c->c[5], sizeof(c->c[5]), "%+.1f%%", d);
-	else
-		snprintf(c->c[5], sizeof(c->c[5]), "-");
 	double lov = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
 	double hiv = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
 
 	snprintf(lo, sizeof(lo), isfinite(lov) ? "%.3f" : "-", lov);
 	snprintf(hi, sizeof(hi), isfinite(hiv) ? "%.3f" : "-", hiv);
 	if (isfinite(res_num(r, "ratio")))
-		snprintf(c->c[6], sizeof(c->c[6]), "%.3f [%s, %s]", res_num(r, "ratio"), lo, hi);
+		snprintf(c->c[5], sizeof(c->c[5]), "%.3f [%s, %s]", res_num(r, "ratio"), lo, hi);
 	else
-		snprintf(c->c[6], sizeof(c->c[6]), "-");
-	fmt_p(res_num(r, "welch_p"), c->c[7], sizeof(c->c[7]));
-	fmt_p(res_num(r, "holm_p"), c->c[8], sizeof(c->c[8]));
+		snprintf(c->c[5], sizeof(c->c[5]), "-");
+	fmt_p(res_num(r, "welch_p"), c->c[6], sizeof(c->c[6]));
+	fmt_p(res_num(r, "holm_p"), c->c[7], sizeof(c->c[7]));
 	fmt_p(res_num(r, "mw_p"), a, sizeof(a));
-	snprintf(c->c[9], sizeof(c->c[9]), "%s%s", a,
+	snprintf(c->c[8], sizeof(c->c[8]), "%s%s", a,
 		 json_is_false(json_object_get(r, "mw_exact")) ? " (normal)" : "");
 	snprintf(b, sizeof(b), "%.0f/%.0f", res_num(r, "a.n"), res_num(r, "b.n"));
-	snprintf(c->c[10], sizeof(c->c[10]), "%s", b);
+	snprintf(c->c[9], sizeof(c->c[9]), "%s", b);
 	/* Grants per 1000 acquisitions of each side, where it requests. */
 	double ga = res_num(r, "a.grants_per_1000_ops"), gb = res_num(r, "b.grants_per_1000_ops");
 
 	if (isfinite(ga) || isfinite(gb)) {
 		fmt_num(ga, a, sizeof(a));
 		fmt_num(gb, b, sizeof(b));
-		snprintf(c->c[11], sizeof(c->c[11]), "%s/%s", a, b);
+		snprintf(c->c[10], sizeof(c->c[10]), "%s/%s", a, b);
 	} else {
-		snprintf(c->c[11], sizeof(c->c[11]), "-");
+		snprintf(c->c[10], sizeof(c->c[10]), "-");
 	}
 	/* The smallest ratio the row could have declared (either way). */
 	double mde = res_num(r, "mde.ratio");
 
-	snprintf(c->c[12], sizeof(c->c[12]), !isfinite(mde) ? "-" : mde < 1000 ? "x%.3g" : "x%.0f",
+	snprintf(c->c[11], sizeof(c->c[11]), !isfinite(mde) ? "-" : mde < 1000 ? "x%.3g" : "x%.0f",
 		 mde);
-	snprintf(c->c[13], sizeof(c->c[13]), "%s",
+	snprintf(c->c[12], sizeof(c->c[12]), "%s",
 		 res_str(r, "reading", res_str(r, "verdict", "?")));
-	c->c[14][0] = '\0';
+	c->c[13][0] = '\0';
 	json_array_foreach(fl, i, f) {
-		size_t l = strlen(c->c[14]);
+		size_t l = strlen(c->c[13]);
 
-		snprintf(c->c[14] + l, sizeof(c->c[14]) - l, "%s%s", l ? "; " : "",
+		snprintf(c->c[13] + l, sizeof(c->c[13]) - l, "%s%s", l ? "; " : "",
 			 json_string_value(f));
 	}
 }
@@ -165,14 +161,32 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	if (fmt == CMP_HTML)
 		fputs("<p>", f);
 	fprintf(f,
-		"noise band %.3g%%, alpha %.3g family-wise over %zu rows; the verdict follows "
-		"Welch's t-test on log values (Holm-adjusted), the exact Mann-Whitney U "
-		"p is a cross-check (and decides where a window had 0 ops); MDE: the "
-		"smallest ratio the row could have declared (power %.0f%%, at its Holm "
-		"level); equivalence: two one-sided tests within +-%.3g%%%s\n",
-		res_num(rep, "threshold_pct"), res_num(rep, "alpha"), n,
-		100 * res_num(rep, "power"), res_num(rep, "equivalence_pct"),
+		"noise band %.3g%%, %zu rows, family %s (each row at %.3g); the verdict follows "
+		"Welch's t-test on log values, the exact Mann-Whitney U p is a cross-check "
+		"(and decides where a window had 0 ops); MDE: the smallest ratio the row "
+		"could have declared (power %.0f%%, at the family's level); equivalence: "
+		"two one-sided tests within +-%.3g%%%s\n",
+		res_num(rep, "threshold_pct"), n,
+		res_str(json_array_get(rows, 0), "family.kind", "report"),
+		res_num(json_array_get(rows, 0), "family.level"), 100 * res_num(rep, "power"),
+		res_num(rep, "equivalence_pct"),
 		fmt == CMP_HTML ? "</p>" : fmt == CMP_MARKDOWN ? "\n" : "");
+	if (fmt == CMP_HTML) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (m) {
+			cmp_summary_print(m, rep, "");
+			fclose(m);
+			fputs("<pre class=\"summary\">", f);
+			html_esc(f, buf);
+			fputs("</pre>\n", f);
+			free(buf);
+		}
+	} else {
+		cmp_summary_print(f, rep, fmt == CMP_MARKDOWN ? "- " : "");
+	}
 	json_array_foreach(json_object_get(rep, "files"), i, v) {
 		if (fmt == CMP_HTML) {
 			fputs("<p class=\"file\">", f);
@@ -217,7 +231,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			fprintf(f, "<th>%s</th>%s", heads[k], last ? "</tr>\n" : "");
 	}
 	if (fmt == CMP_MARKDOWN)
-		fprintf(f, "|---|---|---|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|---|---|\n");
+		fprintf(f, "|---|---|---|--:|--:|---|--:|--:|--:|--:|--:|--:|---|---|\n");
 	json_array_foreach(rows, i, r) {
 		const char *g = res_str(r, "group", "");
 
@@ -225,7 +239,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 			if (fmt == CMP_TEXT)
 				fprintf(f, "== %s ==\n", g);
 			else if (fmt == CMP_MARKDOWN)
-				fprintf(f, "| **%s** | | | | | | | | | | | | | | |\n", g);
+				fprintf(f, "| **%s** | | | | | | | | | | | | | |\n", g);
 			else {
 				fprintf(f, "<tr><th colspan=\"%d\">", NCOL);
 				html_esc(f, g);

@@ -12,11 +12,15 @@
 #include "../lib/exitcodes.h"
 #include "cmpnoise.h"
 #include "outfile.h"
+#include "cmpbrief.h"
 #include "resload.h"
 
 static const struct cli_opt compare_opts[] = {
 	{ 'm', "metric", "LIST", "comma-separated, repeatable (default ops_per_sec)" },
-	{ 'f', "format", "FMT", "text | markdown | json | html (default text)" },
+	{ 'f', "format", "FMT", "text | markdown | json | html (default text: the\n"
+			       "summary and a table in 100 columns)" },
+	{ 'd', "detail", NULL, "text: every column, each A/A check, the notes and\n"
+			       "the run-to-run spread (markdown and html have them)" },
 	{ 't', "threshold", "PCT", "noise band in percent (default 5)" },
 	{ 'e', "equivalence", "PCT", "smallest effect of interest of the equivalence\n"
 				     "tests (TOST; default: the noise band)" },
@@ -117,14 +121,23 @@ static int cmp_parse_metrics(struct cmp_opts *o, const char *list, char *err, si
 	return 0;
 }
 
-static int cmp_write_out(const char *path, const json_t *rep, enum cmp_format fmt, char *err,
-		  size_t len)
+/* The report in fmt: text is the brief one unless detail. */
+static void report(FILE *f, const json_t *rep, enum cmp_format fmt, int detail)
+{
+	if (fmt == CMP_TEXT && !detail)
+		cmp_print_brief(f, rep);
+	else
+		cmp_print(f, rep, fmt);
+}
+
+static int cmp_write_out(const char *path, const json_t *rep, enum cmp_format fmt, int detail,
+			 char *err, size_t len)
 {
 	struct outfile o;
 
 	if (!outfile_open(&o, path, err, len))
 		return -1;
-	cmp_print(o.f, rep, fmt);
+	report(o.f, rep, fmt, detail);
 	return outfile_commit(&o, err, len);
 }
 
@@ -158,7 +171,7 @@ int cmd_compare(int argc, char **argv)
 	enum cmp_format fmt = CMP_TEXT;
 	const char *out = NULL, *within = NULL, *baseline = NULL, *noise[64];
 	size_t nnoise = 0;
-	int fail = 0, c, rc;
+	int fail = 0, detail = 0, c, rc;
 	char err[8192], *end;
 
 	optind = 1;
@@ -210,6 +223,7 @@ int cmd_compare(int argc, char **argv)
 			}
 			break;
 		case 'x': o.family = CMP_FAM_EXPLORATORY; break;
+		case 'd': detail = 1; break;
 		case 'r': fail = 1; break;
 		case 'o': out = optarg; break;
 		case 'w': within = optarg; break;
@@ -256,17 +270,18 @@ int cmd_compare(int argc, char **argv)
 		size_t i;
 		json_t *v;
 
-		/* Suspect comparisons are said on stderr too, so a redirected
-		 * table does not hide them. */
+		json_object_set_new(rep, "summary", cmp_summary(rep));
+		/* Suspect comparisons are said on stderr, once: the brief text
+		 * counts them, the detailed reports list them too. */
 		json_array_foreach(json_object_get(rep, "warnings"), i, v)
 			fprintf(stderr, "slicebench compare: WARNING: %s\n", json_string_value(v));
 		if (out) {
-			if (cmp_write_out(out, rep, fmt, err, sizeof(err))) {
+			if (cmp_write_out(out, rep, fmt, detail, err, sizeof(err))) {
 				fprintf(stderr, "slicebench compare: %s\n", err);
 				rc = 2;
 			}
 		} else {
-			cmp_print(stdout, rep, fmt);
+			report(stdout, rep, fmt, detail);
 		}
 		size_t nreg = cmp_regressions(rep);
 

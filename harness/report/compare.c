@@ -169,7 +169,6 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 		return NULL;
 	}
 #define NUM(x) (isfinite(x) ? json_real(x) : json_null())
-	json_object_set_new(row, "delta_pct", NUM(ca != 0 ? 100 * (cb - ca) / ca : NAN));
 	json_object_set_new(row, "ratio", NUM(w.ratio));
 	json_object_set_new(row, "ratio_ci95", json_pack("[o,o]", NUM(w.lo), NUM(w.hi)));
 	json_object_set_new(row, "welch_t", NUM(w.t));
@@ -272,8 +271,8 @@ static void meta_diff(json_t *rep, const json_t *ma, const json_t *mb, const cha
 		if (json_equal(va, vb) || (!va && !vb))
 			continue;
 		if (keys[i].path == fld_m_vm_accel) {
-			snprintf(sa, sizeof(sa), "%s", va ? res_str(ma, fld_m_vm_accel, "?") : "bare metal / no VM");
-			snprintf(sb, sizeof(sb), "%s", vb ? res_str(mb, fld_m_vm_accel, "?") : "bare metal / no VM");
+			res_where(ma, sa, sizeof(sa));
+			res_where(mb, sb, sizeof(sb));
 		} else {
 			val_str(va, sa, sizeof(sa));
 			val_str(vb, sb, sizeof(sb));

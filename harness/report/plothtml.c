@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "outfile.h"
 #include "question.h"
+#include "../lib/extstate.h"
 #include "resget.h"
 #include "../lib/fields.h"
 #include "textfmt.h"
@@ -32,7 +33,7 @@ static const char style[] =
 	"img{max-width:100%;height:auto;border:1px solid #eee}\n"
 	".stats{overflow-x:auto}.desc{font-size:1.05em}\n"
 	"tr.collapsed td{background:#fed}tr.equivalent td{background:#eef}"
-	"table.answer th[colspan]{background:#f4f4f4}\n";
+	"table.answer th[colspan]{background:#f4f4f4}.ext{font-weight:bold}\n";
 
 /* The study's name and description: the first input's config has them. */
 static void heading(FILE *f, const struct plotctx *c)
@@ -48,6 +49,19 @@ static void heading(FILE *f, const struct plotctx *c)
 	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n<h1>slicebench: ", style);
 	html_esc(f, name ? name : "report");
 	fputs("</h1>\n", f);
+	/* first: whether the extension ran in each input, and why not */
+	for (size_t d = 0; d < c->ndocs; d++) {
+		char line[2048];
+
+		ext_state_line(c->docs[d], line, sizeof(line));
+		fputs("<p class=\"ext\">", f);
+		if (c->ndocs > 1) {
+			html_esc(f, c->names[d]);
+			fputs(": ", f);
+		}
+		html_esc(f, line);
+		fputs("</p>\n", f);
+	}
 	if (desc) {
 		fputs("<p class=\"desc\">", f);
 		html_esc(f, desc);

@@ -60,18 +60,24 @@ void res_group(const json_t *meta, char *buf, size_t len)
 		 res_str(meta, fld_m_cpu_model, "?"), res_str(meta, fld_m_kernel_release, "?"));
 }
 
-void res_meta_line(const json_t *meta, char *buf, size_t len)
+void res_where(const json_t *meta, char *buf, size_t len)
 {
 	const char *accel = res_str(meta, fld_m_vm_accel, NULL);
 	const char *kind = res_str(meta, fld_m_virt_kind, NULL);
-	char where[96];
 
 	if (accel)
-		snprintf(where, sizeof(where), "VM (%s)", accel);
-	else if (kind && strcmp(kind, "none"))
-		snprintf(where, sizeof(where), "virtualized (%s)", kind);
+		snprintf(buf, len, "VM (%s)", accel);
+	else if (json_is_true(res_get(meta, fld_m_virt_hypervisor)) || (kind && strcmp(kind, "none")))
+		snprintf(buf, len, "virtualized (%s)", kind ? kind : "a hypervisor");
 	else
-		snprintf(where, sizeof(where), "bare metal");
+		snprintf(buf, len, "bare metal");
+}
+
+void res_meta_line(const json_t *meta, char *buf, size_t len)
+{
+	char where[96];
+
+	res_where(meta, where, sizeof(where));
 	snprintf(buf, len, "kernel %s, %s, %s, %s, preempt=%s, HZ=%.0f, %s",
 		 res_str(meta, fld_m_kernel_release, "?"), res_str(meta, fld_m_cpu_model, "?"),
 		 where, res_str(meta, fld_m_host, "?"), res_str(meta, fld_m_preempt_model, "?"),

@@ -18,7 +18,10 @@ const char *res_str(const json_t *obj, const char *path, const char *def);
 const json_t *res_meta_of(const json_t *doc, const json_t *result);
 /* "host / cpu model / kernel release" of a meta, for grouping reports. */
 void res_group(const json_t *meta, char *buf, size_t len);
-/* One line for a meta: kernel, CPU, bare metal or VM (+ accelerator), date. */
+/* Where a meta was measured: "VM (tcg)" under scripts/vm.sh, "virtualized
+ * (KIND)" in another hypervisor's guest, else "bare metal". */
+void res_where(const json_t *meta, char *buf, size_t len);
+/* One line for a meta: kernel, CPU, where (res_where), date. */
 void res_meta_line(const json_t *meta, char *buf, size_t len);
 
 /* The finite values at path (divided by the one at div_path, when given and
