@@ -54,6 +54,8 @@ for sig in INT TERM; do
 	check "signals: SIG$sig keeps the completed run and marks the one in flight" \
 		jq -e '[.results[].status] == ["ok", "interrupted"] and .meta.interrupted.runs_planned == 3' "$out"
 	check "signals: SIG$sig restored slice_ext_nsec" test "$(cat "$TMP/dbg/rseq/slice_ext_nsec")" = 5000
+	check "signals: SIG$sig's result, meta.interrupted included, passes validate --strict" \
+		"$SB" validate --strict "$out"
 	check "signals: SIG$sig printed the summary so far" grep -q "interrupted; results so far" "$TMP/sig.out"
 	check "signals: SIG$sig left no temp file" no_tmp "$TMP"
 done

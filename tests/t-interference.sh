@@ -53,6 +53,13 @@ check "interference: the failing run (64 threads on too few PUs) failed with its
 	jq -e '.results[2] | .status == "failed" and .slice_ext_nsec_in_force == 30000 and (.reason | test("needs 64 PUs"))' "$TMP/sweep-out.json"
 check "interference: slice_ext_nsec restored to 5000 afterwards" \
 	test "$(cat "$TMP/debugfs/rseq/slice_ext_nsec")" = 5000
+# Interleaved, a point's arms share its slice_ext_nsec, set by interleave.c.
+jq '. + {"interleave": true, "seed": 1}' "$TMP/sweep.json" >"$TMP/isweep.json"
+SLICEBENCH_DEBUGFS="$TMP/debugfs" "$SB" run -c "$TMP/isweep.json" -o "$TMP/isweep-out.json" -q
+check "interference: interleaved, each point ran with its slice_ext_nsec ($(jq -c '[.results[] | .slice_ext_nsec_in_force]' "$TMP/isweep-out.json" 2>/dev/null))" \
+	jq -e '[.results[] | select(.workload == "cpu-hog") | .slice_ext_nsec_in_force] | sort == [20000, 50000]' "$TMP/isweep-out.json"
+check "interference: ... and slice_ext_nsec is restored to 5000 after them" \
+	test "$(cat "$TMP/debugfs/rseq/slice_ext_nsec")" = 5000
 rm -rf "$TMP/debugfs"
 mkdir -p "$TMP/empty"
 SLICEBENCH_DEBUGFS="$TMP/empty" "$SB" run -c "$TMP/sweep.json" -o "$TMP/nodbg.json" -q

@@ -289,3 +289,5 @@ want "daemon, session, term: each run ok and its repetition counts 1 left behind
 want "hang: failed by the watchdog, which says what it killed ($(q left '.results[2].reason'))" \
 	"$(q left '.results[2].reason')" = "watchdog: no result after 2 s (timeout_s), run killed; 2 processes it left behind killed" \
 	-a "$(q left '.results[2].left_behind')" = 2
+want "left_behind, a result's and a repetition's, passes validate --strict ($("$SB" validate --strict "$TMP/left.json" 2>&1 | head -1))" \
+	-n "$("$SB" validate --strict "$TMP/left.json" >/dev/null 2>&1 && echo ok)"

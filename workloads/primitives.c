@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../harness/core/loop.h"
+#include "../harness/lib/resset.h"
 #include "../harness/os/topo.h"
 #include "locks/futex.h"
 
@@ -46,8 +47,16 @@ static const struct key_desc prim_keys[] = {
 
 static json_t *entry(double cycles)
 {
-	return json_pack("{s:s,s:f,s:f}", "status", "ok", "tsc_cycles_per_op", cycles, "ns_per_op",
-			 cycles / tm_tsc_per_ns());
+	return json_pack("{s:s,s:f,s:f}", fld_key(fld_prim_status), "ok",
+			 fld_key(fld_prim_tsc), cycles,
+			 fld_key(fld_prim_ns), cycles / tm_tsc_per_ns());
+}
+
+/* One primitive that did not run, and why. */
+static json_t *unsupported(const char *why)
+{
+	return json_pack("{s:s,s:s}", fld_key(fld_prim_status), "unsupported",
+			 fld_key(fld_prim_reason), why);
 }
 
 struct pp {
@@ -178,36 +187,33 @@ static json_t *prim_measure(const json_t *params, unsigned nthreads, char *err, 
 	double gettid = MEASURE(n, syscall(SYS_gettid));
 	double xadd = MEASURE(n, atomic_fetch_add_explicit(&word, 1, memory_order_relaxed));
 
-	json_object_set_new(o, "gettid", entry(gettid));
-	json_object_set_new(o, "xadd", entry(xadd));
-	json_object_set_new(o, "futex_wake_nowaiter",
-			    entry(MEASURE(n, futex_call(&fword, FUTEX_WAKE_PRIVATE, 1))));
-	json_object_set_new(o, "xadd_contended", entry(contended_xadd(nthreads, secs)));
-	json_object_set_new(o, "nthreads_contended", json_integer(nthreads));
+	res_set_as(o, fld_prim_one, "gettid", entry(gettid));
+	res_set_as(o, fld_prim_one, "xadd", entry(xadd));
+	res_set_as(o, fld_prim_one, "futex_wake_nowaiter",
+		   entry(MEASURE(n, futex_call(&fword, FUTEX_WAKE_PRIVATE, 1))));
+	res_set_as(o, fld_prim_one, "xadd_contended", entry(contended_xadd(nthreads, secs)));
+	res_set(o, fld_prim_nth, json_integer(nthreads));
 	if (topo_npus() >= 2)
-		json_object_set_new(o, "line_roundtrip", entry(line_roundtrip(n / 4 + 1, cpu[0], cpu[1])));
+		res_set_as(o, fld_prim_one, "line_roundtrip",
+			   entry(line_roundtrip(n / 4 + 1, cpu[0], cpu[1])));
 	else
-		json_object_set_new(o, "line_roundtrip",
-				    json_pack("{s:s,s:s}", "status", "unsupported", "reason",
-					      "needs two PUs"));
+		res_set_as(o, fld_prim_one, "line_roundtrip", unsupported("needs two PUs"));
 	struct slice_thread st;
 
 	if (slice_thread_init(&st, why, sizeof(why))) {
-		json_t *u = json_pack("{s:s,s:s}", "status", "unsupported", "reason", why);
-
-		json_object_set_new(o, "rseq_slice_yield", json_deep_copy(u));
-		json_object_set_new(o, "slice_request_clear", u);
+		res_set_as(o, fld_prim_one, "rseq_slice_yield", unsupported(why));
+		res_set_as(o, fld_prim_one, "slice_request_clear", unsupported(why));
 	} else {
-		json_object_set_new(o, "rseq_slice_yield", entry(MEASURE(n, slice_yield())));
-		json_object_set_new(o, "slice_request_clear",
-				    entry(MEASURE(n, {
-					    slice_request(st.rs);
-					    if (slice_clear(st.rs))
-						    slice_yield();
-				    })));
+		res_set_as(o, fld_prim_one, "rseq_slice_yield", entry(MEASURE(n, slice_yield())));
+		res_set_as(o, fld_prim_one, "slice_request_clear",
+			   entry(MEASURE(n, {
+				   slice_request(st.rs);
+				   if (slice_clear(st.rs))
+					   slice_yield();
+			   })));
 		slice_thread_fini(&st);
 	}
-	json_object_set_new(o, "gettid_per_xadd", json_real(xadd > 0 ? gettid / xadd : 0));
+	res_set(o, fld_prim_ratio, json_real(xadd > 0 ? gettid / xadd : 0));
 	return o;
 }
 

@@ -30,6 +30,7 @@
 
 #include "../harness/os/counters.h"
 #include "../harness/os/reap.h"
+#include "../harness/lib/resset.h"
 #include "../harness/lib/stats.h"
 #include "../harness/os/timing.h"
 #include "../harness/os/topo.h"
@@ -230,8 +231,8 @@ static void hogs_stop(struct hogs *h)
 
 static json_t *status(json_t *res, const char *st, const char *reason)
 {
-	json_object_set_new(res, "status", json_string(st));
-	json_object_set_new(res, "reason", reason ? json_string(reason) : json_null());
+	res_set(res, fld_r_status, json_string(st));
+	res_set(res, fld_r_reason, reason ? json_string(reason) : json_null());
 	return res;
 }
 
@@ -244,13 +245,13 @@ struct prog_acc {
 
 static void acc_stats(struct prog_acc *a, unsigned k, const json_t *st)
 {
-	json_int_t g = json_integer_value(json_object_get(st, "grants"));
+	json_int_t g = json_integer_value(json_object_get(st, fld_key(fld_pl_grants)));
 	double life = (double)json_integer_value(json_object_get(st, "elapsed_ns")) / 1e9;
 
-	a->req += json_integer_value(json_object_get(st, "requests"));
+	a->req += json_integer_value(json_object_get(st, fld_key(fld_pl_requests)));
 	a->grants += g;
-	a->yields += json_integer_value(json_object_get(st, "yields"));
-	a->locks += json_integer_value(json_object_get(st, "locks"));
+	a->yields += json_integer_value(json_object_get(st, fld_key(fld_pl_yields)));
+	a->locks += json_integer_value(json_object_get(st, fld_key(fld_pl_locks)));
 	a->grants_s[k] = life > 0 ? (double)g / life : 0;
 }
 
@@ -261,14 +262,16 @@ static json_t *summary(const struct prog_params *pp, const struct prog_acc *a, u
 	json_t *sum = json_object();
 
 	st_summarize(a->metric, n, &s);
-	json_object_set_new(sum, "ops_per_sec", st_summary_json(&s));
-	json_object_set_new(sum, "metric_name", json_string(pp->metric_name));
+	res_set(sum, fld_s_ops, st_summary_json(&s));
+	res_set(sum, fld_s_metric_name, json_string(pp->metric_name));
 	if (preloaded) {
 		st_summarize(a->grants_s, n, &s);
-		json_object_set_new(sum, "preload",
-				    json_pack("{s:I,s:I,s:I,s:I,s:o}", "locks", a->locks,
-					      "requests", a->req, "grants", a->grants, "yields",
-					      a->yields, "grants_per_s", st_summary_json(&s)));
+		res_set(sum, fld_s_preload,
+				    json_pack("{s:I,s:I,s:I,s:I,s:o}", fld_key(fld_s_pl_locks),
+					      a->locks, fld_key(fld_s_pl_requests), a->req,
+					      fld_key(fld_s_pl_grants), a->grants,
+					      fld_key(fld_s_pl_yields), a->yields,
+					      fld_key(fld_s_pl_gps), st_summary_json(&s)));
 	}
 	return sum;
 }
@@ -284,9 +287,9 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 
 	key_bind(prog_keys, params, &pp);
 	run_params_parse(params, &p);
-	json_object_set_new(res, "workload", json_string(ops->name));
-	json_object_set_new(res, "params", json_deep_copy(params));
-	json_object_set_new(res, "repetitions", reps);
+	res_set(res, fld_r_workload, json_string(ops->name));
+	res_set(res, fld_r_params, json_deep_copy(params));
+	res_set(res, fld_r_reps, reps);
 	/* the config loader refused these already; a caller that built the
 	 * params itself gets the same answer */
 	if (prog_check(params, &key, msg, sizeof(msg))) {
@@ -302,9 +305,9 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 		ps_free(&job);
 		return status(res, rs_name(prc == -2 ? RS_UNSUPPORTED : RS_FAILED), err);
 	}
-	json_object_set_new(res, "nthreads", json_integer(job.nthreads));
+	res_set(res, fld_r_nthreads, json_integer(job.nthreads));
 	if (job.lib)
-		json_object_set_new(res, "preload_library", json_string(job.lib));
+		res_set(res, fld_r_preload_lib, json_string(job.lib));
 	unsigned nrep = (unsigned)p.repetitions;
 	struct prog_acc acc = { calloc(nrep, sizeof(double)), calloc(nrep, sizeof(double)) };
 	struct hogs h = { .n = (unsigned)p.noise };
@@ -336,19 +339,20 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 
 		rseq_stats_read(&rs1);
 		hogs_stop(&h);
-		json_t *rj = json_pack("{s:f,s:i}", "wall_s", r.wall_s, "exit_status", r.exit_status);
+		json_t *rj = json_pack("{s:f,s:i}", fld_key(fld_wall_s), r.wall_s, fld_key(fld_exit_status),
+				       r.exit_status);
 
 		if (left)
-			json_object_set_new(rj, "left_behind", json_integer(left));
+			res_set(rj, fld_left_behind, json_integer(left));
 		/* Interleaved arms share CLOCK_MONOTONIC: the turns' real order. */
 		if (t)
-			json_object_set_new(rj, "window_start_ns", json_integer((json_int_t)t0));
+			res_set(rj, fld_window_start, json_integer((json_int_t)t0));
 
 		/* the kernel's own counts over the repetition, every process's */
-		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
+		res_set(rj, fld_rseq, rseq_stats_delta_json(&rs0, &rs1));
 
 		if (r.stats)
-			json_object_set(rj, "preload", r.stats);
+			json_object_set(rj, fld_preload, r.stats);
 		if (!rc && r.unsupported) {
 			st = rs_name(RS_UNSUPPORTED);
 			snprintf(err, sizeof(err), "%s", r.reason);
@@ -367,17 +371,17 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 			snprintf(err, sizeof(err), "metric_divides: the value found is %g, not > 0",
 				 acc.metric[k]);
 		} else if (pp.metric_divides > 0 && pp.metric_divides / acc.metric[k] > PM_MAX) {
-			st = "failed";
+			st = rs_name(RS_FAILED);
 			snprintf(err, sizeof(err), "metric_divides: %g / %g = %g, above 1e15",
 				 pp.metric_divides, acc.metric[k], pp.metric_divides / acc.metric[k]);
 		} else {
 			if (pp.metric_divides > 0) {
-				json_object_set_new(rj, "metric_found", json_real(acc.metric[k]));
+				res_set(rj, fld_metric_found, json_real(acc.metric[k]));
 				acc.metric[k] = pp.metric_divides / acc.metric[k];
 			}
-			json_object_set_new(rj, "metric", json_real(acc.metric[k]));
+			res_set(rj, fld_metric, json_real(acc.metric[k]));
 			/* what compare reads per repetition */
-			json_object_set_new(rj, "ops_per_sec", json_real(acc.metric[k]));
+			res_set(rj, fld_ops_per_sec, json_real(acc.metric[k]));
 			if (r.stats)
 				acc_stats(&acc, k, r.stats);
 		}
@@ -388,7 +392,7 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	}
 	if (rs_is(st, RS_OK)) {
 		status(res, rs_name(RS_OK), NULL);
-		json_object_set_new(res, "summary", summary(&pp, &acc, nrep, job.lib != NULL));
+		res_set(res, fld_r_summary, summary(&pp, &acc, nrep, job.lib != NULL));
 	} else {
 		status(res, st, err);
 	}

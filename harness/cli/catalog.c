@@ -1,4 +1,4 @@
-/* catalog.c - `slicebench list` and the README tables from the registry. */
+/* catalog.c - `slicebench list` and docs/manual.md's tables from the registry. */
 #include "catalog.h"
 
 #include <string.h>

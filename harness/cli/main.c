@@ -375,8 +375,8 @@ static const struct cli_cmd list_cmd = {
 	.synopsis = "slicebench list [--keys-markdown | --tables-markdown]\n",
 	.about = "Lists the locks with their own config keys, the waiting policies and\n"
 		 "the named workloads; --keys-markdown prints every run and lock key as\n"
-		 "the README's key table, --tables-markdown the README's lock, policy\n"
-		 "and workload tables.\n",
+		 "the manual's key table, --tables-markdown the manual's lock, policy\n"
+		 "and workload tables (docs/manual.md).\n",
 };
 
 static int cmd_list(int argc, char **argv)

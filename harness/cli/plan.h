@@ -41,7 +41,7 @@ struct plan {
  * Every config the plan names is loaded and validated too. */
 int plan_load(const char *path, struct plan *p, char *err, size_t len);
 void plan_free(struct plan *p);
-/* The plan keys, for --help and the README. */
+/* The plan keys, for plan --help. */
 void plan_print_keys(FILE *f);
 /* slicebench plan PLAN.json [--dry-run] [--tsv] [--results DIR] */
 int cmd_plan(int argc, char **argv);

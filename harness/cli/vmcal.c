@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../engine/config.h"
+#include "../lib/resset.h"
 #include "../lib/stats.h"
 #include "vmguest.h"
 #include "../lib/status.h"
@@ -53,7 +54,7 @@ static json_t *p99_spread(const json_t *reps)
 	struct st_summary s;
 
 	json_array_foreach(reps, i, rep) {
-		json_t *p = json_object_get(json_object_get(rep, "victim"), "p99");
+		json_t *p = json_object_get(json_object_get(rep, fld_victim), fld_key(fld_victim_p99));
 
 		if (x && json_is_number(p)) {
 			x[k++] = ns_value(p) / 1000;
@@ -77,10 +78,10 @@ static json_t *p99_spread(const json_t *reps)
 static int cal_result(struct cfg_ctx *x, json_t *c, size_t i, json_t *r)
 {
 	static const char *const pct[] = { "p50", "p99", "max" };
-	json_t *s = json_object_get(r, "summary"), *v = json_object_get(s, "victim");
-	json_t *label = json_object_get(r, "label"), *failed = json_object_get(c, "failed");
-	json_t *reason = json_object_get(r, "reason"), *us, *spread;
-	const char *st = json_string_value(json_object_get(r, "status"));
+	json_t *s = json_object_get(r, fld_r_summary), *v = json_object_get(s, fld_key(fld_s_victim));
+	json_t *label = json_object_get(r, fld_r_label), *failed = json_object_get(c, "failed");
+	json_t *reason = json_object_get(r, fld_r_reason), *us, *spread;
+	const char *st = json_string_value(json_object_get(r, fld_r_status));
 	char *key = json_is_string(label) ? strdup(json_string_value(label))
 					  : json_dumps(label ? label : json_null(), JSON_ENCODE_ANY);
 	char where[64];
@@ -105,18 +106,23 @@ static int cal_result(struct cfg_ctx *x, json_t *c, size_t i, json_t *r)
 			else if (ns)
 				json_object_set_new(us, pct[k], tenths_us(ns));
 		}
-		if (!rc && (spread = p99_spread(json_object_get(r, "repetitions"))))
+		if (!rc && (spread = p99_spread(json_object_get(r, fld_r_reps))))
 			json_object_set_new(us, "p99_spread", spread);
 		json_object_set_new(json_object_get(c, "victim_us"), key, us);
 	} else if (json_is_string(label) && !strcmp(key, "reference")) {
 		/* O?: null where the guest's result has no such value */
 		json_object_set_new(
 			c, "reference",
-			json_pack("{s:O?,s:O?,s:O?,s:O?}", "workload", json_object_get(r, "workload"),
+			json_pack("{s:O?,s:O?,s:O?,s:O?}", "workload", json_object_get(r, fld_r_workload),
 				  "ops_per_sec",
-				  json_object_get(json_object_get(s, "ops_per_sec"), "median"),
-				  "hold_p50_ns", json_object_get(json_object_get(s, "hold_ns"), "p50"),
-				  "cs_ns", json_object_get(json_object_get(r, "params"), "cs_ns")));
+				  json_object_get(json_object_get(s, fld_key(fld_s_ops)),
+						  fld_key(fld_s_ops_median)),
+				  "hold_p50_ns",
+				  json_object_get(json_object_get(s, fld_key(fld_s_hold)),
+						  fld_key(fld_s_hold_p50)),
+				  "cs_ns",
+				  json_object_get(json_object_get(r, fld_r_params),
+						  fld_key(fld_r_cs_ns))));
 	}
 	free(key);
 	return rc;
@@ -228,13 +234,13 @@ int vm_calibration(json_t *vm, const char *dir, int asked, const char *hload, ch
 	size_t i;
 
 	if (absent && asked)
-		json_object_set_new(vm, "calibration", json_pack("{s:s}", "unavailable",
-								 "the guest sent no calibration.json"));
+		res_set(vm, fld_m_vm_calibration,
+			json_pack("{s:s}", "unavailable", "the guest sent no calibration.json"));
 	if (!d)
 		return absent ? 0 : -1;
 	json_t *c = json_pack("{s:s,s:{}}", "config", "configs/vm-calibration.json", "victim_us");
 
-	if ((results = json_object_get(d, "results")) && !json_is_array(results))
+	if ((results = json_object_get(d, fld_results)) && !json_is_array(results))
 		rc = cfg_fail(&x, "results", "must be a list");
 	json_array_foreach(results, i, r) {
 		char where[48];
@@ -249,7 +255,7 @@ int vm_calibration(json_t *vm, const char *dir, int asked, const char *hload, ch
 		rc = host_load(c, hload, err, len);
 	if (!rc) {
 		vm_cyclictest(c, dir);
-		json_object_set(vm, "calibration", c);
+		json_object_set(vm, fld_key(fld_m_vm_calibration), c);
 	}
 	json_decref(c);
 	json_decref(d);
@@ -307,12 +313,14 @@ int vm_warmup(json_t *vm, const char *dir, char *err, size_t len)
 		}
 		json_t *p99 = json_null();
 
-		json_array_foreach(json_object_get(d, "results"), i, r) {
-			json_t *v = json_object_get(json_object_get(r, "summary"), "victim");
+		json_array_foreach(json_object_get(d, fld_results), i, r) {
+			json_t *v = json_object_get(json_object_get(r, fld_r_summary),
+						    fld_key(fld_s_victim));
+			json_t *p = json_object_get(v, fld_key(fld_s_victim_p99));
 
-			if (!strcmp(json_string_value(json_object_get(r, "label")) ?: "", LOADED_PROBE) &&
-			    json_is_number(json_object_get(v, "p99")))
-				p99 = tenths_us(json_object_get(v, "p99"));
+			if (!strcmp(json_string_value(json_object_get(r, fld_r_label)) ?: "", LOADED_PROBE) &&
+			    json_is_number(p))
+				p99 = tenths_us(p);
 		}
 		json_array_append_new(p99s, p99);
 		json_decref(d);

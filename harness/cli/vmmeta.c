@@ -21,6 +21,7 @@
 #include "../lib/cliopt.h"
 #include "../engine/config.h"
 #include "../lib/exitcodes.h"
+#include "../lib/resset.h"
 #include "../engine/results.h"
 #include "vmcal.h"
 #include "vmguest.h"
@@ -128,16 +129,17 @@ static int vm_rseq_stats(json_t *meta, const char *dir, char *err, size_t len)
 		json_decref(after);
 		return rc ? -1 : 0;
 	}
-	rs = json_pack("{s:s,s:o}", "source", "debugfs rseq/stats", "after", after);
+	rs = json_pack("{s:s,s:o}", fld_key(fld_m_rseq_source), "debugfs rseq/stats", "after",
+		       after);
 	if (before) {
-		json_object_set_new(rs, "before", before);
-		json_object_set_new(rs, "delta", delta = json_object());
+		res_set_as(rs, fld_m_rseq_side, "before", before);
+		res_set_as(rs, fld_m_rseq_side, "delta", delta = json_object());
 		json_object_foreach(after, k, a)
 			if (!__builtin_sub_overflow(json_integer_value(a),
 						    json_integer_value(json_object_get(before, k)), &d))
-				json_object_set_new(delta, k, json_integer(d));
+				res_set_as(delta, fld_m_rseq_counter, k, json_integer(d));
 	}
-	json_object_set_new(meta, "rseq_stats", rs);
+	res_set(meta, fld_m_rseq_stats, rs);
 	return 0;
 }
 
@@ -152,16 +154,16 @@ struct vm_host {
 static int merge(json_t *doc, const struct vm_host *h, const char *path, char *err, size_t len)
 {
 	struct cfg_ctx x = { path, err, len };
-	json_t *meta = json_object_get(doc, "meta"), *vm;
+	json_t *meta = json_object_get(doc, fld_meta), *vm;
 
 	if (!meta)
-		json_object_set_new(doc, "meta", meta = json_object());
+		res_set(doc, fld_meta, meta = json_object());
 	else if (!json_is_object(meta))
-		return cfg_fail(&x, "meta", "must be an object");
-	if (!json_is_object(vm = json_object_get(meta, "vm"))) {
+		return cfg_fail(&x, fld_meta, "must be an object");
+	if (!json_is_object(vm = json_object_get(meta, fld_m_vm))) {
 		/* none yet, or a --meta vm=VALUE in the guest: kept, one level down */
 		vm = vm ? json_pack("{s:O}", "value", vm) : json_object();
-		json_object_set_new(meta, "vm", vm);
+		res_set(meta, fld_m_vm, vm);
 	}
 	json_object_set_new(vm, "wall_s", json_real(h->wall_s));
 	if (h->retried && *h->retried)

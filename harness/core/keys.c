@@ -55,7 +55,7 @@ const struct key_desc suite_opts[] = {
 	  "policy and dry) take turns, one repetition each per round, in an order shuffled "
 	  "from seed (see Interleaved arms)" },
 	/* Below 2^32, what mt19937 uses of gsl_rng_set's seed; 1e9 is a round
-	 * bound that prints exactly in the README's %g ranges. */
+	 * bound that prints exactly in the manual's %g ranges. */
 	{ "seed", KT_INT, "0", 0, 1e9, "",
 	  "seed of the interleaved order (GSL mt19937); 0 = one from the clock, recorded in "
 	  "meta.interleave.seed" },
@@ -301,7 +301,7 @@ const char *key_suggest(const char *name, const struct key_desc *const *tabs, si
 	return best;
 }
 
-/* "min..max" of a numeric key for --help and the README, else "". */
+/* "min..max" of a numeric key for --help and docs/manual.md, else "". */
 static void key_range(const struct key_desc *k, char *buf, size_t len)
 {
 	if (k->type == KT_INT || k->type == KT_NUM || k->type == KT_THREADS)

@@ -1,5 +1,6 @@
 /* keys.h - one table per option: name, type, default, range, unit, help.
- * Config validation, `run --help`, `list` and the README table all read it. */
+ * Config validation, `run --help`, `list` and docs/manual.md's key table all
+ * read it. */
 #ifndef SB_KEYS_H
 #define SB_KEYS_H
 
@@ -99,7 +100,7 @@ void key_bind(const struct key_desc *tab, const json_t *params, void *base);
 void run_params_parse(const json_t *params, struct run_params *p);
 /* The index of s in k->values (a KT_ENUM), or -1. */
 int key_enum_index(const struct key_desc *k, const char *s);
-/* One markdown table row per key (the README's key table). */
+/* One markdown table row per key (docs/manual.md's key table). */
 void key_print_markdown(FILE *f, const struct key_desc *tab, const char *scope);
 
 #endif

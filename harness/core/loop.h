@@ -290,7 +290,7 @@ wl_loop(struct wl_thread *t, const wl_lock_fn acquire, const wl_trylock_fn trylo
  * harness/selfbench/loopsame.sh checks that.  Before, on one Intel host, the
  * harness ran 1.126 times as fast as a bare loop that executed as many
  * instructions per operation (17, by callgrind): the two copies sat
- * differently against those boundaries (README, "What the harness costs"). */
+ * differently against those boundaries (docs/harness-cost.md). */
 #define WL_LOOP_ALIGN 64
 #define WL_LOOP_SHAPE_AS(NAME, PFX, POL, KIND, TRY, SHAPE)                                \
 	static __attribute__((noinline, aligned(WL_LOOP_ALIGN))) void NAME(struct wl_thread *t) \

@@ -8,6 +8,7 @@
  * there are enough to have an interval. */
 #include "autorep.h"
 
+#include "../lib/fields.h"
 #include "../lib/stats.h"
 
 static double half_width_pct(const double *x, size_t n)
@@ -47,9 +48,10 @@ json_t *autorep_json(const struct run_params *p, const double *x, size_t n, int 
 		return NULL;
 	double hw = half_width_pct(x, n);
 
-	return json_pack("{s:f,s:I,s:I,s:I,s:f,s:s}", "target_pct", p->ci_target_pct, "min",
-			 (json_int_t)min_reps(p), "max", (json_int_t)autorep_cap(p), "n",
-			 (json_int_t)n, "half_width_pct", hw, "stopped_by",
+	return json_pack("{s:f,s:I,s:I,s:I,s:f,s:s}", "target_pct", p->ci_target_pct,
+			 fld_key(fld_s_auto_min), (json_int_t)min_reps(p), fld_key(fld_s_auto_max),
+			 (json_int_t)autorep_cap(p), fld_key(fld_s_auto_n), (json_int_t)n,
+			 "half_width_pct", hw, "stopped_by",
 			 by_check ? "check"
 			 : n >= min_reps(p) && hw <= p->ci_target_pct ? "target" : "maximum");
 }

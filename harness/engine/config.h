@@ -46,7 +46,7 @@ void cfg_free(struct cfg_suite *s);
 /* 1 for the run keys that choose what runs (workload, lock, policy, dry),
  * not how: the keys in which the arms of one point differ. */
 int cfg_is_selector(const char *name);
-/* Suite-level keys, for --help and the README. */
+/* Suite-level keys, for run --help (the manual's table is catalog.c's). */
 void cfg_print_keys(FILE *f);
 
 #endif

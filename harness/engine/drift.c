@@ -25,6 +25,7 @@
 #include <math.h>
 
 #include "../lib/hist.h"
+#include "../lib/resset.h"
 #include "../os/timing.h"
 
 /* Quiet runs on this suite's hosts stay within a few percent at 1 us; a
@@ -34,15 +35,18 @@
 /* Below this the sample's own cost is a large part of the value. */
 #define DRIFT_MIN_NS 500
 
+/* One side's check: the shape SB_FLD_CALSIDE of fields.h, its keys named
+ * by the hold's. */
 static json_t *one(const struct hist *h, int64_t want_ns, const char *key, int *drifted,
 		   int *checked, int *fast)
 {
 	if (want_ns < DRIFT_MIN_NS)
-		return json_pack("{s:I,s:s++}", "expected_ns", (json_int_t)want_ns, "unchecked",
-				 key, " below 500 ns: the sample's own cost is a large part of ",
+		return json_pack("{s:I,s:s++}", fld_key(fld_cal_hold_expected),
+				 (json_int_t)want_ns, fld_key(fld_cal_hold_unchecked), key, " below 500 ns: the sample's own cost is a large part of ",
 				 "the value");
 	if (!h->count)
-		return json_pack("{s:I,s:s}", "expected_ns", (json_int_t)want_ns, "unchecked",
+		return json_pack("{s:I,s:s}", fld_key(fld_cal_hold_expected),
+				 (json_int_t)want_ns, fld_key(fld_cal_hold_unchecked),
 				 "no samples in this repetition (loop \"bare\", fewer operations "
 				 "than sample_every, or a workload that times nothing)");
 	double p50 = (double)hist_quantile(h, 0.5), r = p50 / (double)want_ns;
@@ -51,8 +55,10 @@ static json_t *one(const struct hist *h, int64_t want_ns, const char *key, int *
 	*checked = 1;
 	*drifted |= bad;
 	*fast |= r < 1 / DRIFT_TOL;
-	return json_pack("{s:I,s:f,s:f,s:I,s:b}", "expected_ns", (json_int_t)want_ns, "p50_ns",
-			 p50, "ratio", r, "samples", (json_int_t)h->count, "drifted", bad);
+	return json_pack("{s:I,s:f,s:f,s:I,s:b}", fld_key(fld_cal_hold_expected),
+			 (json_int_t)want_ns, fld_key(fld_cal_hold_p50), p50,
+			 fld_key(fld_cal_hold_ratio), r, fld_key(fld_cal_hold_samples),
+			 (json_int_t)h->count, fld_key(fld_cal_hold_drifted), bad);
 }
 
 json_t *drift_check_rep(const struct rep *r, int64_t cs_ns, int64_t think_ns)
@@ -67,14 +73,16 @@ json_t *drift_check_rep(const struct rep *r, int64_t cs_ns, int64_t think_ns)
 		hist_merge(think, &r->w[i].t.think_ns);
 	}
 	double rate = tm_iters_per_ns();
-	json_t *j = json_pack("{s:f,s:f,s:o,s:o}", "tolerance", DRIFT_TOL, "iters_per_ns", rate,
-			      "hold", one(hold, cs_ns, "cs_ns", &drifted, &checked, &fast), "think",
+	json_t *j = json_pack("{s:f,s:f,s:o,s:o}", fld_key(fld_cal_tol), DRIFT_TOL,
+			      fld_key(fld_cal_rate), rate, fld_key(fld_cal_hold),
+			      one(hold, cs_ns, "cs_ns", &drifted, &checked, &fast),
+			      fld_key(fld_cal_think),
 			      one(think, think_ns, "think_ns", &drifted, &checked, &fast));
 
 	free(hold);
 	free(think);
-	json_object_set_new(j, "checked", json_boolean(checked));
-	json_object_set_new(j, "drifted", json_boolean(drifted));
+	res_set(j, fld_cal_checked, json_boolean(checked));
+	res_set(j, fld_cal_drifted, json_boolean(drifted));
 	if (!drifted)
 		return j;
 	/* On the first lock thread's PU, where the rate in use was measured. */
@@ -90,22 +98,20 @@ int drift_judge(json_t *j, double rate, double now, int fast)
 	double slow = rate / now;
 	int moved = slow > DRIFT_TOL || slow < 1 / DRIFT_TOL;
 
-	json_object_set_new(j, "probe_iters_per_ns", json_real(now));
-	json_object_set_new(j, "probe_ratio", json_real(slow));
-	json_object_set_new(j, "recalibrated", json_boolean(moved || fast));
+	res_set(j, fld_cal_probe, json_real(now));
+	res_set(j, fld_cal_probe_ratio, json_real(slow));
+	res_set(j, fld_cal_recal, json_boolean(moved || fast));
 	if (moved)
 		return 1;
 	if (fast) {
-		json_object_set_new(
-			j, "reason",
+		res_set(j, fld_cal_reason,
 			json_sprintf("a section ran short of its calibrated time, which only a "
 				     "faster loop explains: recalibrated although the probe "
 				     "(%.2fx) is within the tolerance",
 				     slow));
 		return 1;
 	}
-	json_object_set_new(
-		j, "reason",
+	res_set(j, fld_cal_reason,
 		json_sprintf("the busy loop runs at its calibrated rate (probe %.2fx): the "
 			     "sections were stretched while their threads were off the CPU or "
 			     "shared it, which a new calibration cannot undo",
@@ -115,16 +121,16 @@ int drift_judge(json_t *j, double rate, double now, int fast)
 
 void drift_summary(json_t *res)
 {
-	json_t *sum = json_object_get(res, "summary"), *rep, *dr = json_array(), *rc = json_array();
+	json_t *sum = json_object_get(res, fld_r_summary), *rep, *dr = json_array(), *rc = json_array();
 	size_t i, checked = 0;
 
-	json_array_foreach(json_object_get(res, "repetitions"), i, rep) {
-		json_t *c = json_object_get(rep, "calibration");
+	json_array_foreach(json_object_get(res, fld_r_reps), i, rep) {
+		json_t *c = json_object_get(rep, fld_cal);
 
-		checked += json_is_true(json_object_get(c, "checked"));
-		if (json_is_true(json_object_get(c, "drifted")))
+		checked += json_is_true(json_object_get(c, fld_key(fld_cal_checked)));
+		if (json_is_true(json_object_get(c, fld_key(fld_cal_drifted))))
 			json_array_append_new(dr, json_integer((json_int_t)i));
-		if (json_is_true(json_object_get(c, "recalibrated")))
+		if (json_is_true(json_object_get(c, fld_key(fld_cal_recal))))
 			json_array_append_new(rc, json_integer((json_int_t)i));
 	}
 	if (!sum) {
@@ -132,8 +138,10 @@ void drift_summary(json_t *res)
 		json_decref(rc);
 		return;
 	}
-	json_object_set_new(sum, "calibration",
-			    json_pack("{s:f,s:I,s:o,s:o}", "tolerance", DRIFT_TOL, "checked",
-				      (json_int_t)checked, "drifted_repetitions", dr,
-				      "recalibrated_after", rc));
+	res_set(sum, fld_s_cal,
+			    json_pack("{s:f,s:I,s:o,s:o}", fld_key(fld_s_cal_tol),
+				      DRIFT_TOL, fld_key(fld_s_cal_checked),
+				      (json_int_t)checked,
+				      fld_key(fld_s_cal_drifted), dr,
+				      fld_key(fld_s_cal_recal), rc));
 }

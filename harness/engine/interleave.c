@@ -29,6 +29,7 @@
 #include "gate.h"
 #include "isolate.h"
 #include "../core/keys.h"
+#include "../lib/resset.h"
 #include "../os/knobs.h"
 #include "../os/signals.h"
 #include "../os/reap.h"
@@ -340,7 +341,7 @@ static void point_done(struct il_order *o, struct il_arm *arms, size_t n, json_t
 		json_t *r = arms[j].res;
 
 		knob_record(r, in_force);
-		json_object_set_new(r, "interleave",
+		res_set(r, fld_r_interleave,
 				    json_pack("{s:I,s:I,s:O,s:O,s:o*}", "seed", (json_int_t)o->seed,
 					      "point", (json_int_t)o->points, "arms", ids,
 					      "rounds", rounds, "check", arms[j].check));
@@ -424,7 +425,7 @@ void il_run_point(struct il_order *o, const struct cfg_suite *s, size_t first, j
 	long in_force = -1;
 
 	/* The arms of a point share its run keys, so its system settings. */
-	if (knob_apply(r0->params, why, sizeof(why))) {
+	if (knob_apply(r0->p.slice_ext_nsec, why, sizeof(why))) {
 		for (size_t j = 0; j < n; j++)
 			arms[j].res = iso_status(arms[j].run, "unsupported", why);
 	} else {

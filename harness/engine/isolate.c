@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "autorep.h"
+#include "../lib/resset.h"
 #include "../os/knobs.h"
 #include "../os/signals.h"
 #include "../os/reap.h"
@@ -51,8 +52,8 @@ static json_t *status_res(const struct cfg_run *run, const char *status, const c
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return json_pack("{s:s,s:O,s:s,s:s,s:[]}", "workload", run->ops->name, "params",
-			 run->params, "status", status, "reason", msg, "repetitions");
+	return json_pack("{s:s,s:O,s:s,s:s,s:[]}", fld_r_workload, run->ops->name, fld_r_params,
+			 run->params, fld_r_status, status, fld_r_reason, msg, fld_r_reps);
 }
 
 #define failed(run, ...) status_res(run, "failed", __VA_ARGS__)
@@ -81,7 +82,7 @@ json_t *iso_run(const struct cfg_run *run)
 
 	/* System settings are the parent's business: a crashed child cannot
 	 * leave them changed. */
-	if (knob_apply(run->params, why, sizeof(why)))
+	if (knob_apply(run->p.slice_ext_nsec, why, sizeof(why)))
 		return status_res(run, "unsupported", "%s", why);
 	long in_force = knob_slice_ext_nsec();
 	json_t *res = iso_fork(run);
@@ -190,11 +191,11 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 		res = failed(run, "run process returned no valid result (%zu bytes)", len);
 	free(buf);
 	if (left) {
-		const char *why = json_string_value(json_object_get(res, "reason"));
+		const char *why = json_string_value(json_object_get(res, fld_r_reason));
 
-		json_object_set_new(res, "left_behind", json_integer(left));
+		res_set(res, fld_r_left_behind, json_integer(left));
 		if (why)
-			json_object_set_new(res, "reason",
+			res_set(res, fld_r_reason,
 					    json_sprintf("%s; %d process%s it left behind killed",
 							 why, left, left == 1 ? "" : "es"));
 	}

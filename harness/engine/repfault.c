@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "../lib/resset.h"
 #include "../os/holdtrace.h"
 #include "../os/timing.h"
 
@@ -26,8 +27,9 @@ json_t *rep_faults(const struct rep *r, struct run_acc *acc)
 	}
 	acc->minflt += mn;
 	acc->majflt += mj;
-	return json_pack("{s:I,s:I,s:f,s:o}", "minflt", (json_int_t)mn, "majflt", (json_int_t)mj,
-			 "minflt_per_op", ops ? (double)mn / (double)ops : 0.0, "threads", per);
+	return json_pack("{s:I,s:I,s:f,s:o}", fld_key(fld_faults_minflt), (json_int_t)mn,
+			 fld_key(fld_faults_majflt), (json_int_t)mj, fld_key(fld_faults_minflt_per_op),
+			 ops ? (double)mn / (double)ops : 0.0, fld_key(fld_faults_threads), per);
 }
 
 json_t *rep_fault_mem(const struct rep *r)
@@ -75,11 +77,12 @@ json_t *rep_holdtrace_end(const struct rep *r, struct holdtrace *h)
 
 void rep_fault_summary(json_t *res, const struct run_acc *acc, struct holdtrace *h)
 {
-	json_t *sum = json_object_get(res, "summary");
+	json_t *sum = json_object_get(res, fld_r_summary);
 
-	json_object_set_new(sum, "faults",
-			    json_pack("{s:I,s:I,s:f}", "minflt", (json_int_t)acc->minflt, "majflt",
-				      (json_int_t)acc->majflt, "minflt_per_op",
+	res_set(sum, fld_s_faults,
+			    json_pack("{s:I,s:I,s:f}", fld_key(fld_s_faults_minflt),
+				      (json_int_t)acc->minflt, fld_key(fld_s_faults_majflt),
+				      (json_int_t)acc->majflt, fld_key(fld_s_faults_minflt_per_op),
 				      acc->ops ? (double)acc->minflt / (double)acc->ops : 0.0));
-	json_object_set_new(sum, "holder_trace", holdtrace_summary(h));
+	res_set(sum, fld_s_holder, holdtrace_summary(h));
 }

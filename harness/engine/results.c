@@ -14,6 +14,7 @@
 
 #include "../lib/outpath.h"
 #include "../lib/regfile.h"
+#include "../lib/resset.h"
 #include "../lib/txtshow.h"
 #include "../os/signals.h"
 #include "../os/sysinfo.h"
@@ -33,11 +34,11 @@ json_t *res_new(const json_t *config, const char *config_file)
 	json_t *meta = sysinfo_json();
 
 	utc_now(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ");
-	json_object_set_new(meta, "utc", json_string(ts));
+	res_set(meta, fld_m_utc, json_string(ts));
 	if (config_file) /* none: a run from flags, its config all in "config" */
-		json_object_set_new(meta, "config_file", json_string(config_file));
-	return json_pack("{s:s,s:o,s:O,s:[]}", "schema", RES_SCHEMA, "meta", meta, "config",
-			 config, "results");
+		res_set(meta, fld_m_config_file, json_string(config_file));
+	return json_pack("{s:s,s:o,s:O,s:[]}", fld_schema, RES_SCHEMA, fld_meta, meta, fld_config,
+			 config, fld_results);
 }
 
 /* --meta limits: a key path no reader needs deeper (jansson's parser stops
@@ -164,7 +165,7 @@ int res_meta_set(json_t *doc, const char *assignment, char *err, size_t len)
 	if (!val)
 		return -1;
 	char *key = strndup(assignment, klen), *save = NULL;
-	json_t *obj = json_object_get(doc, "meta");
+	json_t *obj = json_object_get(doc, fld_meta);
 	char *part = strtok_r(key, ".", &save), *next;
 
 	for (; part && (next = strtok_r(NULL, ".", &save)); part = next) {
@@ -249,7 +250,7 @@ int res_check_out(const char *path, int force, char *err, size_t len)
 
 void res_default_path(const json_t *doc, int n, char *buf, size_t len)
 {
-	const char *utc = json_string_value(json_object_get(json_object_get(doc, "meta"), "utc"));
+	const char *utc = json_string_value(json_object_get(json_object_get(doc, fld_meta), fld_m_utc));
 	char ts[32], *t = ts;
 	struct utsname u;
 

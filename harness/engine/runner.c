@@ -24,6 +24,7 @@
 #include "gate.h"
 #include "../core/policy.h"
 #include "../os/slicetrace.h"
+#include "../lib/resset.h"
 #include "../lib/stats.h"
 #include "../os/timing.h"
 #include "../os/topo.h"
@@ -310,30 +311,32 @@ static json_t *measure_run(const struct workload_ops *ops, const json_t *params,
 			   const struct run_params *p, json_t *res)
 {
 	unsigned nrep = (unsigned)p->repetitions, nthr;
-	json_t *reps = json_object_get(res, "repetitions"), *sum = json_object();
+	json_t *reps = json_object_get(res, fld_r_reps), *sum = json_object();
 	char err[256] = "";
 
 	if (nthreads_of(p->threads, p->pin, &nthr, err, sizeof(err)))
 		return status_result(res, "failed", err);
-	json_object_set_new(res, "nthreads", json_integer(nthr));
+	res_set(res, fld_r_nthreads, json_integer(nthr));
 	for (unsigned k = 0; k < nrep; k++) {
 		json_t *m = ops->measure(params, nthr, err, sizeof(err));
 
 		if (!m)
 			return status_result(res, "failed", err);
-		json_array_append_new(reps, json_pack("{s:o}", "primitives", m));
+		json_array_append_new(reps, json_pack("{s:o}", fld_prim, m));
 	}
 	const char *name;
-	json_t *v, *first = json_object_get(json_array_get(reps, 0), "primitives");
+	json_t *v, *first = json_object_get(json_array_get(reps, 0), fld_prim);
 	double *x = calloc(nrep, sizeof(*x));
 
 	json_object_foreach(first, name, v) {
-		if (!json_is_object(v) || strcmp(json_string_value(json_object_get(v, "status")), "ok")) {
+		const char *st = json_string_value(json_object_get(v, fld_key(fld_prim_status)));
+
+		if (!json_is_object(v) || strcmp(st, "ok")) {
 			json_object_set(sum, name, v);
 			continue;
 		}
 		json_t *o = json_object();
-		static const char *const f[] = { "tsc_cycles_per_op", "ns_per_op" };
+		static const char *const f[] = { fld_s_prim_tsc, fld_s_prim_ns };
 
 		for (size_t j = 0; j < 2; j++) {
 			struct st_summary s;
@@ -341,23 +344,23 @@ static json_t *measure_run(const struct workload_ops *ops, const json_t *params,
 			for (unsigned k = 0; k < nrep; k++)
 				x[k] = json_number_value(json_object_get(
 					json_object_get(json_object_get(json_array_get(reps, k),
-									"primitives"),
+									fld_prim),
 							name),
-					f[j]));
+					fld_key(f[j])));
 			st_summarize(x, nrep, &s);
-			json_object_set_new(o, f[j], st_summary_json(&s));
+			res_set(o, f[j], st_summary_json(&s));
 		}
-		json_object_set_new(sum, name, o);
+		res_set_as(sum, fld_s_prim_one, name, o);
 	}
 	free(x);
-	json_t *g = json_object_get(json_object_get(sum, "gettid"), "tsc_cycles_per_op");
-	json_t *a = json_object_get(json_object_get(sum, "xadd"), "tsc_cycles_per_op");
-	double gm = json_number_value(json_object_get(g, "median"));
-	double am = json_number_value(json_object_get(a, "median"));
+	json_t *g = json_object_get(json_object_get(sum, "gettid"), fld_key(fld_s_prim_tsc));
+	json_t *a = json_object_get(json_object_get(sum, "xadd"), fld_key(fld_s_prim_tsc));
+	double gm = json_number_value(json_object_get(g, fld_key(fld_s_prim_tsc_median)));
+	double am = json_number_value(json_object_get(a, fld_key(fld_s_prim_tsc_median)));
 
-	json_object_set_new(sum, "gettid_per_xadd", json_real(am > 0 ? gm / am : 0));
+	res_set(sum, fld_s_prim_ratio, json_real(am > 0 ? gm / am : 0));
 	status_result(res, "ok", NULL);
-	json_object_set_new(res, "summary", json_pack("{s:o}", "primitives", sum));
+	res_set(res, fld_r_summary, json_pack("{s:o}", fld_key(fld_s_prim), sum));
 	return res;
 }
 
@@ -404,9 +407,9 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 	 * frame (it is leaked then, on purpose). */
 	struct rep *rp = malloc(sizeof(*rp));
 
-	json_object_set_new(res, "workload", json_string(ops->name));
-	json_object_set_new(res, "params", json_deep_copy(params));
-	json_object_set_new(res, "repetitions", reps);
+	res_set(res, fld_r_workload, json_string(ops->name));
+	res_set(res, fld_r_params, json_deep_copy(params));
+	res_set(res, fld_r_reps, reps);
 	if (!opss || !jain || !acc || !rp)
 		abort();
 	tm_calibrate();
@@ -440,7 +443,7 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		}
 		int rc = rep_start(rp, ops, p, params, UINT64_MAX, PH_WARMUP);
 
-		json_object_set_new(res, "nthreads", json_integer(rp->n));
+		res_set(res, fld_r_nthreads, json_integer(rp->n));
 		if (rc) {
 			status_result(res, rp->unsupported ? "unsupported" : "failed", rp->err);
 			if (rc == -2) {
@@ -484,24 +487,24 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			return res; /* stuck threads still use *rp: leaked, _exit ends them */
 		}
 		if (!k) {
-			json_object_set_new(res, "rseq_registration", rep_registration(rp));
+			res_set(res, fld_r_rseq_reg, rep_registration(rp));
 			if (p->fault_pages)
-				json_object_set_new(res, "fault_mem", rep_fault_mem(rp));
+				res_set(res, fld_r_fmem, rep_fault_mem(rp));
 		}
 		int excl;
 		json_t *rj = rep_collect(rp, (double)(t1 - t0) / 1e9, acc, &opss[k], &jain[k], &excl);
 
-		json_object_set_new(rj, "rseq_stats", rseq_stats_delta_json(&rs0, &rs1));
+		res_set(rj, fld_rseq, rseq_stats_delta_json(&rs0, &rs1));
 		/* Interleaved arms share CLOCK_MONOTONIC: the turns' real order. */
 		if (g)
-			json_object_set_new(rj, "window_start_ns", json_integer((json_int_t)t0));
+			res_set(rj, fld_window_start, json_integer((json_int_t)t0));
 		json_t *cal = drift_check_rep(rp, p->cs_ns, p->think_ns);
-		json_object_set_new(rj, "calibration", cal);
+		res_set(rj, fld_cal, cal);
 		if (tj)
-			json_object_set_new(rj, "slice_trace", tj);
-		json_object_set_new(rj, "faults", rep_faults(rp, acc));
+			res_set(rj, fld_strace, tj);
+		res_set(rj, fld_faults, rep_faults(rp, acc));
 		if ((tj = rep_holdtrace_end(rp, ht)))
-			json_object_set_new(rj, "holder_trace", tj);
+			res_set(rj, fld_htr, tj);
 		rseq_acc(acc, &rs0, &rs1);
 		json_array_append_new(reps, rj);
 		if (!excl) {
@@ -529,18 +532,18 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			break;
 	}
 	status_result(res, "ok", NULL);
-	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, ndone));
+	res_set(res, fld_r_summary, summary_json(ops, acc, opss, jain, ndone));
 	drift_summary(res);
 	json_t *au = autorep_json(p, opss, ndone, by_check);
 
 	if (au)
-		json_object_set_new(json_object_get(res, "summary"), "repetitions_auto", au);
+		res_set(json_object_get(res, fld_r_summary), fld_s_auto, au);
 	json_t *hg = json_pack("{s:o,s:o}", "hold_ns", hist_buckets_json(&acc->hold),
 			       "acquire_ns", hist_buckets_json(&acc->acq));
 
 	if (acc->victim.count)
-		json_object_set_new(hg, "victim_ns", hist_buckets_json(&acc->victim));
-	json_object_set_new(res, "histograms", hg);
+		res_set_as(hg, fld_r_histogram, "victim_ns", hist_buckets_json(&acc->victim));
+	res_set(res, fld_r_histograms, hg);
 	rep_slicetrace_summary(res, tr);
 	rep_fault_summary(res, acc, ht);
 out:

@@ -10,6 +10,7 @@
 
 #include "interleave.h"
 #include "isolate.h"
+#include "../lib/resset.h"
 #include "../os/counters.h"
 #include "../os/reap.h"
 #include "../os/signals.h"
@@ -85,12 +86,12 @@ static void add_result(struct suite_state *st, size_t i, json_t *r)
 {
 	const struct cfg_run *run = &st->s->runs[i];
 
-	json_object_set_new(r, "id", json_integer((json_int_t)i));
+	res_set(r, fld_r_id, json_integer((json_int_t)i));
 	if (run->label)
-		json_object_set_new(r, "label", json_string(run->label));
+		res_set(r, fld_r_label, json_string(run->label));
 	json_array_append_new(st->results, r);
-	const char *status = json_string_value(json_object_get(r, "status"));
-	const char *why = json_string_value(json_object_get(r, "reason"));
+	const char *status = json_string_value(json_object_get(r, fld_r_status));
+	const char *why = json_string_value(json_object_get(r, fld_r_reason));
 
 	if (st->quiet || !strcmp(status, "ok"))
 		return;
@@ -100,10 +101,10 @@ static void add_result(struct suite_state *st, size_t i, json_t *r)
 
 	for (size_t k = 0; why && k + 1 < n; k++) {
 		const json_t *o = json_array_get(st->results, k);
-		const char *ow = json_string_value(json_object_get(o, "reason"));
+		const char *ow = json_string_value(json_object_get(o, fld_r_reason));
 
 		if (ow && !strcmp(ow, why) &&
-		    !strcmp(json_string_value(json_object_get(o, "status")), status)) {
+		    !strcmp(json_string_value(json_object_get(o, fld_r_status)), status)) {
 			fprintf(stderr, "        %s (the reason above)\n", status);
 			return;
 		}
@@ -131,11 +132,11 @@ static void run_all(struct suite_state *st)
 
 int suite_run(const struct cfg_suite *s, json_t *doc, int quiet)
 {
-	json_t *meta = json_object_get(doc, "meta");
-	struct suite_state st = { .s = s, .results = json_object_get(doc, "results"),
+	json_t *meta = json_object_get(doc, fld_meta);
+	struct suite_state st = { .s = s, .results = json_object_get(doc, fld_results),
 				  .quiet = quiet, .left = suite_planned_s(s) };
 
-	json_object_set_new(meta, "perf_keys", cnt_keys_hold());
+	res_set(meta, fld_m_perf_keys, cnt_keys_hold());
 	st.t_start = tm_now_ns() / 1e9;
 	st.il = s->interleave ? il_new(s->seed) : NULL;
 	st.done = st.il ? calloc(s->nruns, sizeof(*st.done)) : NULL;
@@ -143,7 +144,7 @@ int suite_run(const struct cfg_suite *s, json_t *doc, int quiet)
 	if ((s->interleave && !st.done) || !st.counted)
 		abort();
 	if (st.il)
-		json_object_set_new(meta, "interleave", il_meta(st.il));
+		res_set(meta, fld_m_interleave, il_meta(st.il));
 	/* What a killed run's programs leave comes here, to be killed (reap.h). */
 	if (reap_become())
 		fprintf(stderr, "slicebench: warning: PR_SET_CHILD_SUBREAPER: %s: processes a "
@@ -156,10 +157,10 @@ int suite_run(const struct cfg_suite *s, json_t *doc, int quiet)
 	int sig = sig_pending();
 
 	if (sig)
-		json_object_set_new(meta, "interrupted",
-				    json_pack("{s:i,s:s,s:I,s:I}", "signal", sig, "name",
-					      strsignal(sig), "runs_done",
-					      (json_int_t)json_array_size(st.results),
-					      "runs_planned", (json_int_t)s->nruns));
+		res_set(meta, fld_m_interrupted,
+			json_pack("{s:i,s:s,s:I,s:I}", fld_key(fld_m_int_signal), sig,
+				  fld_key(fld_m_int_name), strsignal(sig), fld_key(fld_m_int_done),
+				  (json_int_t)json_array_size(st.results),
+				  fld_key(fld_m_int_planned), (json_int_t)s->nruns));
 	return sig;
 }

@@ -11,6 +11,7 @@
 
 #include "../core/policy.h"
 #include "../os/slicetrace.h"
+#include "../lib/resset.h"
 #include "../lib/stats.h"
 #include "../os/timing.h"
 
@@ -87,9 +88,10 @@ json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc, doubl
 			continue;
 		}
 		if (i >= r->n) {
-			json_array_append_new(noise, json_pack("{s:i,s:i,s:f,s:i}", "index", i, "cpu",
-							       r->w[i].cpu, "cpu_share",
-							       c / (wall * 1e9), "nivcsw", (int)niv));
+			json_array_append_new(noise, json_pack("{s:i,s:i,s:f,s:i}", fld_key(fld_nz_index), i,
+							       fld_key(fld_nz_cpu), r->w[i].cpu,
+							       fld_key(fld_nz_share), c / (wall * 1e9),
+							       fld_key(fld_nz_nivcsw), (int)niv));
 			continue;
 		}
 		ops_sum += t->ops;
@@ -103,10 +105,12 @@ json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc, doubl
 		acc->yield += t->slice_yields;
 		hist_merge(racq, &t->acquire_ns);
 		hist_merge(rhold, &t->hold_ns);
-		json_array_append_new(th, json_pack("{s:i,s:i,s:I,s:i,s:i,s:f,s:f}", "index", i,
-						    "cpu", r->w[i].cpu, "ops", (json_int_t)t->ops,
-						    "nvcsw", (int)nv, "nivcsw", (int)niv, "cpu_ns", c,
-						    "cpu_share", c / (wall * 1e9)));
+		json_array_append_new(th, json_pack("{s:i,s:i,s:I,s:i,s:i,s:f,s:f}",
+						    fld_key(fld_th_index), i, fld_key(fld_th_cpu),
+						    r->w[i].cpu, fld_key(fld_th_ops), (json_int_t)t->ops,
+						    fld_key(fld_th_nvcsw), (int)nv, fld_key(fld_th_nivcsw),
+						    (int)niv, fld_key(fld_th_cpu_ns), c,
+						    fld_key(fld_th_share), c / (wall * 1e9)));
 	}
 	*ops_s = (double)ops_sum / wall;
 	*jain = st_jain(per, r->n);
@@ -119,20 +123,21 @@ json_t *rep_collect(const struct rep *r, double wall, struct run_acc *acc, doubl
 	acc->wall_s += wall;
 	/* Per-repetition percentiles too: compare tests them across runs. */
 	json_t *j = json_pack("{s:f,s:I,s:f,s:f,s:b,s:o,s:o,s:{s:I,s:I},s:f,s:f,s:o}",
-			      "ops_per_sec", *ops_s, "ops", (json_int_t)ops_sum, "wall_s", wall,
-			      "fairness_jain", *jain, "exclusion_ok", *excl, "hold_ns",
-			      hist_summary_json(rhold), "acquire_ns", hist_summary_json(racq),
-			      "rusage", "nvcsw", (json_int_t)nvcsw, "nivcsw", (json_int_t)nivcsw,
-			      "tsc_cycles", tsc, "cpu_ns", cpu, "threads", th);
+			      fld_key(fld_ops_per_sec), *ops_s, fld_key(fld_ops), (json_int_t)ops_sum,
+			      fld_key(fld_wall_s), wall, fld_key(fld_jain), *jain, fld_key(fld_exclusion_ok),
+			      *excl, fld_key(fld_hold), hist_summary_json(rhold), fld_key(fld_acq),
+			      hist_summary_json(racq), fld_key(fld_rusage), fld_key(fld_nvcsw),
+			      (json_int_t)nvcsw, fld_key(fld_nivcsw), (json_int_t)nivcsw,
+			      fld_key(fld_tsc_cycles), tsc, fld_key(fld_cpu_ns), cpu, fld_key(fld_threads), th);
 
 	if (r->nnoise)
-		json_object_set_new(j, "noise", noise);
+		res_set(j, fld_noise, noise);
 	else
 		json_decref(noise);
 	if (r->ev)
-		json_object_set_new(j, "counters", rep_counters(r, acc));
+		res_set(j, fld_counters, rep_counters(r, acc));
 	if (r->nvictim) {
-		json_object_set_new(j, "victim", hist_summary_json(rvic));
+		res_set(j, fld_victim, hist_summary_json(rvic));
 		hist_merge(&acc->victim, rvic);
 	}
 	free(rvic);
@@ -177,36 +182,36 @@ static json_t *derived_json(const struct workload_ops *ops, const struct run_acc
 	uint64_t thr = long_hold_threshold(&a->hold), lh = hist_count_above(&a->hold, thr);
 	json_t *d = json_object();
 
-	json_object_set_new(d, "cycles_per_op", per_op(a->ev_cycles, a->ops));
-	json_object_set_new(d, "instructions_per_op", per_op(a->ev_instr, a->ops));
+	res_set(d, fld_s_cycles_op, per_op(a->ev_cycles, a->ops));
+	res_set(d, fld_s_instr_op, per_op(a->ev_instr, a->ops));
 	/* TSC ticks of the threads' CPU time: a cycle figure without a PMU. */
-	json_object_set_new(d, "tsc_cycles_per_op",
+	res_set(d, fld_s_tsc_op,
 			    per_op(a->cpu_ns * tm_tsc_per_ns(), a->ops));
-	json_object_set_new(d, "tsc_ghz", json_real(tm_tsc_per_ns()));
-	json_object_set_new(d, "context_switches_per_op",
+	res_set(d, fld_s_tsc_ghz, json_real(tm_tsc_per_ns()));
+	res_set(d, fld_s_ctxsw_op,
 			    per_op(a->ev_cs >= 0 ? a->ev_cs : (double)(a->nvcsw + a->nivcsw), a->ops));
-	json_object_set_new(d, "context_switches_source",
+	res_set(d, fld_s_ctxsw_src,
 			    json_string(a->ev_cs >= 0 ? "perf context-switches" : "getrusage"));
-	json_object_set_new(d, "preemptions", json_integer((json_int_t)a->nivcsw));
-	json_object_set_new(d, "preemptions_per_sec",
+	res_set(d, fld_s_preempt, json_integer((json_int_t)a->nivcsw));
+	res_set(d, fld_s_preempt_s,
 			    json_real(a->wall_s > 0 ? (double)a->nivcsw / a->wall_s : 0));
-	json_object_set_new(d, "preemptions_per_1000_ops", json_real((double)a->nivcsw * k));
-	json_object_set_new(d, "sched_switch_preempted",
+	res_set(d, fld_s_preempt_k, json_real((double)a->nivcsw * k));
+	res_set(d, fld_s_switch,
 			    a->ev_switch >= 0 ? json_real(a->ev_switch) : json_null());
-	json_object_set_new(d, "cpu_share",
+	res_set(d, fld_s_cpu_share,
 			    json_real(a->wall_s > 0 ? a->cpu_ns / (a->wall_s * 1e9) : 0));
-	json_object_set_new(
-		d, "long_holds",
-		json_pack("{s:I,s:I,s:f}", "threshold_ns", (json_int_t)thr, "sampled",
-			  (json_int_t)lh, "fraction",
+	res_set(d, fld_s_long,
+		json_pack("{s:I,s:I,s:f}", fld_key(fld_s_long_thr),
+			  (json_int_t)thr, fld_key(fld_s_long_n),
+			  (json_int_t)lh, fld_key(fld_s_long_frac),
 			  a->hold.count ? (double)lh / (double)a->hold.count : 0.0));
 	if (wl_policy_requests(ops->policy)) {
 		/* Each grant is a preemption the kernel deferred; the share of
 		 * deferred among all attempts is grants / (grants + preemptions). */
 		double tot = (double)a->grant + (double)a->nivcsw;
 
-		json_object_set_new(d, "grants_per_1000_ops", json_real((double)a->grant * k));
-		json_object_set_new(d, "deferred_fraction",
+		res_set(d, fld_s_grants_k_c, json_real((double)a->grant * k));
+		res_set(d, fld_s_deferred,
 				    json_real(tot > 0 ? (double)a->grant / tot : 0));
 	}
 	return d;
@@ -227,12 +232,16 @@ void rseq_acc(struct run_acc *acc, const struct rseq_stats *a, const struct rseq
 static json_t *rseq_summary(struct run_acc *acc)
 {
 	if (!acc->rseq_ok)
-		return json_pack("{s:s,s:o}", "status", "unsupported", "reason",
+		return json_pack("{s:s,s:o}", fld_key(fld_s_rseq_status), "unsupported",
+				 fld_key(fld_s_rseq_reason),
 				 acc->rseq_reason ? acc->rseq_reason : json_string("not read"));
 	json_decref(acc->rseq_reason);
-	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", "status", "ok", "sgrant", acc->rseq[0],
-			 "sexpir", acc->rseq[1], "srevok", acc->rseq[2], "syield", acc->rseq[3],
-			 "sabort", acc->rseq[4]);
+	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}", fld_key(fld_s_rseq_status), "ok",
+			 fld_key(fld_s_rseq_sgrant), acc->rseq[0],
+			 fld_key(fld_s_rseq_sexpir), acc->rseq[1],
+			 fld_key(fld_s_rseq_srevok), acc->rseq[2],
+			 fld_key(fld_s_rseq_syield), acc->rseq[3],
+			 fld_key(fld_s_rseq_sabort), acc->rseq[4]);
 }
 
 /* How the lock threads of one repetition registered rseq (see
@@ -249,8 +258,10 @@ json_t *rep_registration(const struct rep *r)
 	}
 	const char *kind = !k ? "none" : k == r->n ? slice_registration_mode() : "mixed";
 
-	return json_pack("{s:s,s:i,s:i,s:s?}", "kind", kind, "threads", (int)k, "lock_threads",
-			 (int)r->n, "reason", why);
+	return json_pack("{s:s,s:i,s:i,s:s?}", fld_key(fld_r_rseq_reg_kind), kind,
+			 fld_key(fld_r_rseq_reg_threads), (int)k,
+			 fld_key(fld_r_rseq_reg_lock), (int)r->n,
+			 fld_key(fld_r_rseq_reg_reason), why);
 }
 
 /* keep: "summary": what grows with the thread count goes, the summaries
@@ -260,24 +271,24 @@ void keep_summary(json_t *res)
 	size_t i;
 	json_t *rep;
 
-	json_array_foreach(json_object_get(res, "repetitions"), i, rep) {
+	json_array_foreach(json_object_get(res, fld_r_reps), i, rep) {
 		const char *name;
 		json_t *ev;
 
-		json_object_del(rep, "threads");
-		json_object_del(rep, "noise");
-		json_object_del(json_object_get(rep, "faults"), "threads");
-		json_object_foreach(json_object_get(rep, "counters"), name, ev)
+		json_object_del(rep, fld_threads);
+		json_object_del(rep, fld_noise);
+		json_object_del(json_object_get(rep, fld_faults), fld_key(fld_faults_threads));
+		json_object_foreach(json_object_get(rep, fld_counters), name, ev)
 			if (json_is_object(ev))
-				json_object_del(ev, "per_thread");
+				json_object_del(ev, fld_key(fld_counter_per_thread));
 	}
-	json_object_del(res, "histograms");
+	json_object_del(res, fld_r_histograms);
 }
 
 json_t *status_result(json_t *res, const char *status, const char *reason)
 {
-	json_object_set_new(res, "status", json_string(status));
-	json_object_set_new(res, "reason", reason ? json_string(reason) : json_null());
+	res_set(res, fld_r_status, json_string(status));
+	res_set(res, fld_r_reason, reason ? json_string(reason) : json_null());
 	return res;
 }
 
@@ -289,24 +300,27 @@ json_t *summary_json(const struct workload_ops *ops, struct run_acc *acc, const 
 
 	st_summarize(opss, nrep, &s);
 	st_summarize(jain, nrep, &fj);
-	json_object_set_new(sum, "ops_per_sec", st_summary_json(&s));
-	json_object_set_new(sum, "fairness_jain", json_real(fj.mean));
-	json_object_set_new(sum, "fairness_jain_min", json_real(fj.min));
-	json_object_set_new(sum, "hold_ns", hist_summary_json(&acc->hold));
-	json_object_set_new(sum, "acquire_ns", hist_summary_json(&acc->acq));
-	json_object_set_new(sum, "counters", derived_json(ops, acc));
-	json_object_set_new(sum, "rseq_stats", rseq_summary(acc));
+	res_set(sum, fld_s_ops, st_summary_json(&s));
+	res_set(sum, fld_s_jain, json_real(fj.mean));
+	res_set(sum, fld_s_jain_min, json_real(fj.min));
+	res_set(sum, fld_s_hold, hist_summary_json(&acc->hold));
+	res_set(sum, fld_s_acq, hist_summary_json(&acc->acq));
+	res_set(sum, fld_s_counters, derived_json(ops, acc));
+	res_set(sum, fld_s_rseq, rseq_summary(acc));
 	if (acc->victim.count)
-		json_object_set_new(sum, "victim", hist_summary_json(&acc->victim));
+		res_set(sum, fld_s_victim, hist_summary_json(&acc->victim));
 	if (wl_policy_requests(ops->policy)) {
 		double k = acc->ops ? 1000.0 / (double)acc->ops : 0;
 
-		json_object_set_new(sum, "slice",
-				    json_pack("{s:I,s:I,s:I,s:f,s:f}", "requests",
-					      (json_int_t)acc->req, "grants", (json_int_t)acc->grant,
-					      "yields", (json_int_t)acc->yield,
-					      "grants_per_1000_ops", (double)acc->grant * k,
-					      "yields_per_1000_ops", (double)acc->yield * k));
+		res_set(sum, fld_s_slice,
+				    json_pack("{s:I,s:I,s:I,s:f,s:f}", fld_key(fld_s_slice_req),
+					      (json_int_t)acc->req, fld_key(fld_s_slice_grants),
+					      (json_int_t)acc->grant, fld_key(fld_s_slice_yields),
+					      (json_int_t)acc->yield,
+					      fld_key(fld_s_grants_k),
+					      (double)acc->grant * k,
+					      fld_key(fld_s_yields_k),
+					      (double)acc->yield * k));
 	}
 	return sum;
 }
@@ -327,11 +341,13 @@ json_t *rep_slicetrace_end(const struct rep *r, struct slicetrace *t)
 
 void rep_slicetrace_summary(json_t *res, struct slicetrace *t)
 {
-	json_t *slice = json_object_get(json_object_get(res, "summary"), "slice"), *hist;
+	json_t *slice = json_object_get(json_object_get(res, fld_r_summary), fld_key(fld_s_slice));
+	json_t *hist;
 
 	if (!slice)
 		return; /* a policy that never requests: nothing to time */
-	json_object_set_new(slice, "extension_ns", slicetrace_summary(t, &hist));
+	res_set(slice, fld_s_ext, slicetrace_summary(t, &hist));
 	if (hist)
-		json_object_set_new(json_object_get(res, "histograms"), "extension_ns", hist);
+		res_set_as(json_object_get(res, fld_r_histograms), fld_r_histogram, "extension_ns",
+			   hist);
 }

@@ -7,7 +7,9 @@
  *
  * A reader names a field by its constant: fld_<id> is the path's text
  * relative to its scope (a repetition's "hold_ns.p50", a result's
- * "summary.ops_per_sec.mean"), usable in static initializers. */
+ * "summary.ops_per_sec.mean"), usable in static initializers.  A writer
+ * sets it by the same constant (resset.h), so renaming an id breaks the
+ * build of both sides. */
 #ifndef SB_FIELDS_H
 #define SB_FIELDS_H
 
@@ -170,6 +172,16 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	X(A, FS_META, m_config_file, "config_file", FT_STR, "", FR_META, FN_OPT,                \
 	  "the config's path (none for a run from flags)")                                      \
 	X(A, FS_META, m_study, "study", FT_STR, "", FR_META, FN_OPT, "the study that ran it")  \
+	X(A, FS_META, m_interrupted, "interrupted", FT_OBJ, "", FR_META, FN_OPT,               \
+	  "a signal stopped the suite: the results are the runs so far")                       \
+	X(A, FS_META, m_int_signal, "interrupted.signal", FT_INT, "", FR_META, FN_WITH,        \
+	  "the signal's number")                                                               \
+	X(A, FS_META, m_int_name, "interrupted.name", FT_STR, "", FR_META, FN_WITH,            \
+	  "its name (strsignal)")                                                              \
+	X(A, FS_META, m_int_done, "interrupted.runs_done", FT_INT, "", FR_COUNT, FN_WITH,      \
+	  "runs with a result, the one in flight marked interrupted")                          \
+	X(A, FS_META, m_int_planned, "interrupted.runs_planned", FT_INT, "", FR_COUNT,         \
+	  FN_WITH, "runs the suite has")                                                       \
 	X(A, FS_META, m_files, "files", FT_LIST, "", FR_META, FN_OPT,                          \
 	  "a directory read as one document: its files (readers only)")                        \
 	X(A, FS_META, m_file, "files[]", FT_STR, "", FR_META, FN_OPT, "a file's path")         \
@@ -334,6 +346,8 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  "why the region is not what was asked")                                              \
 	X(A, FS_RESULT, r_interleave, "interleave", FT_OBJ | FT_OPEN, "", FR_META, FN_OPT,     \
 	  "its place in an interleaved suite")                                                 \
+	X(A, FS_RESULT, r_left_behind, "left_behind", FT_INT, "", FR_COUNT, FN_OPT,            \
+	  "processes the run left behind, killed (its reason says so)")                        \
 	X(A, FS_RESULT, r_preload_lib, "preload_library", FT_STR, "", FR_META, FN_OPT,         \
 	  "the preload library a program ran under")                                           \
 	X(A, FS_RESULT, r_histograms, "histograms", FT_OBJ, "", FR_META, FN_OPT,               \
@@ -602,6 +616,8 @@ enum fld_need { FN_WITH, FN_OK, FN_RATE, FN_LOOP, FN_NOTOK, FN_OPT };
 	  "slice grants in the window")                                                        \
 	X(A, FS_REP, metric_found, "metric_found", FT_NUM, "", FR_COUNT, FN_OPT,               \
 	  "how many values the metric was read from")                                          \
+	X(A, FS_REP, left_behind, "left_behind", FT_INT, "", FR_COUNT, FN_OPT,                 \
+	  "processes the program left behind, killed")                                         \
 	X(A, FS_REP, exit_status, "exit_status", FT_NUM, "", FR_META, FN_OPT,                  \
 	  "the program's exit status")                                                         \
 	X(A, FS_REP, preload, "preload", FT_OBJ | FT_OPEN, "", FR_COUNT, FN_OPT,               \

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "resset.h"
+
 void hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -63,23 +65,24 @@ uint64_t hist_quantile(const struct hist *h, double q)
 	return h->max;
 }
 
+/* The percentile shape of fields.h (SB_FLD_PCT): every instance has the
+ * same keys, named here by a repetition's hold_ns. */
 json_t *hist_summary_json(const struct hist *h)
 {
 	static const struct {
-		const char *key;
+		const char *name;
 		double q;
-	} qs[] = { { "p50", 0.50 },   { "p90", 0.90 },	   { "p99", 0.99 },
-		   { "p99_9", 0.999 }, { "p99_99", 0.9999 } };
+	} qs[] = { { fld_hold_p50, 0.50 },	  { fld_hold_p90, 0.90 },
+		   { fld_hold_p99, 0.99 },	  { fld_hold_p99_9, 0.999 },
+		   { fld_hold_p99_99, 0.9999 } };
 	json_t *o = json_object();
 
-	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
-	json_object_set_new(o, "min", json_integer((json_int_t)h->min));
-	json_object_set_new(o, "mean",
-			    json_real(h->count ? (double)h->sum / (double)h->count : 0));
+	res_set(o, fld_hold_count, json_integer((json_int_t)h->count));
+	res_set(o, fld_hold_min, json_integer((json_int_t)h->min));
+	res_set(o, fld_hold_mean, json_real(h->count ? (double)h->sum / (double)h->count : 0));
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		json_object_set_new(o, qs[i].key,
-				    json_integer((json_int_t)hist_quantile(h, qs[i].q)));
-	json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+		res_set(o, qs[i].name, json_integer((json_int_t)hist_quantile(h, qs[i].q)));
+	res_set(o, fld_hold_max, json_integer((json_int_t)h->max));
 	return o;
 }
 

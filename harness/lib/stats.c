@@ -11,6 +11,8 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "resset.h"
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -70,11 +72,15 @@ double st_jain(const double *x, size_t n)
 	return sq > 0 ? sum * sum / ((double)n * sq) : 1.0;
 }
 
+/* The shape of fields.h's SB_FLD_STATS: every instance has the same keys,
+ * named here by summary.ops_per_sec. */
 json_t *st_summary_json(const struct st_summary *s)
 {
-	return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "n", (json_int_t)s->n, "mean",
-			 s->mean, "stddev", s->stddev, "median", s->median, "min", s->min,
-			 "max", s->max, "ci95_lo", s->ci95_lo, "ci95_hi", s->ci95_hi);
+	return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", fld_key(fld_s_ops_n), (json_int_t)s->n,
+			 fld_key(fld_s_ops_mean), s->mean, fld_key(fld_s_ops_stddev), s->stddev,
+			 fld_key(fld_s_ops_median), s->median, fld_key(fld_s_ops_min), s->min,
+			 fld_key(fld_s_ops_max), s->max, fld_key(fld_s_ops_ci95_lo), s->ci95_lo,
+			 fld_key(fld_s_ops_ci95_hi), s->ci95_hi);
 }
 
 /* ---- A/B tests ---- */

@@ -13,6 +13,7 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "../lib/resset.h"
 #include "sysinfo.h"
 
 /* A switch-out with prev_state 0 (running, yielded) or TASK_REPORT_MAX
@@ -184,14 +185,14 @@ json_t *cnt_keys_hold(void)
 	char err[256];
 
 	if (cnt_encode(names, &keys_ev, err, sizeof(err))) {
-		json_object_set_new(o, "error", json_string(err));
+		res_set_as(o, fld_m_perf_key, "error", json_string(err));
 		json_decref(names);
 		return o;
 	}
 	cnt_open_self(&keys_ev, &keys_ct);
 	for (size_t i = 0; i < keys_ev.n; i++)
-		json_object_set_new(o, json_string_value(json_array_get(names, i)),
-				    json_string(keys_ct.fd[i] >= 0 ? "held" : keys_ct.reason[i]));
+		res_set_as(o, fld_m_perf_key, json_string_value(json_array_get(names, i)),
+			   json_string(keys_ct.fd[i] >= 0 ? "held" : keys_ct.reason[i]));
 	json_decref(names);
 	return o;
 }
@@ -254,19 +255,22 @@ json_t *cnt_json(const struct cnt_events *ev, const struct cnt_thread *ct,
 		json_t *e;
 
 		if (any) {
-			e = json_pack("{s:s,s:I,s:f,s:I,s:I,s:b,s:b,s:o}", "status", "ok", "value",
-				      (json_int_t)val, "scaled", sc, "time_enabled_ns",
-				      (json_int_t)en, "time_running_ns", (json_int_t)run,
-				      "multiplexed", run < en, "kernel_counted",
-				      ev->spec[i].kernel_too, "per_thread", per);
+			e = json_pack("{s:s,s:I,s:f,s:I,s:I,s:b,s:b,s:o}",
+				      fld_key(fld_counter_status), "ok", fld_key(fld_counter_value),
+				      (json_int_t)val, fld_key(fld_counter_scaled), sc,
+				      fld_key(fld_counter_enabled), (json_int_t)en,
+				      fld_key(fld_counter_running), (json_int_t)run,
+				      fld_key(fld_counter_mux), run < en,
+				      fld_key(fld_counter_kernel), ev->spec[i].kernel_too,
+				      fld_key(fld_counter_per_thread), per);
 			if (ev->spec[i].filter)
-				json_object_set_new(e, "filter", json_string(ev->spec[i].filter));
+				res_set(e, fld_counter_filter, json_string(ev->spec[i].filter));
 		} else {
 			json_decref(per);
-			e = json_pack("{s:s,s:s}", "status", "unsupported", "reason",
-				      nthreads ? ct[0].reason[i] : ev->spec[i].reason);
+			e = json_pack("{s:s,s:s}", fld_key(fld_counter_status), "unsupported",
+				      fld_key(fld_counter_reason), nthreads ? ct[0].reason[i] : ev->spec[i].reason);
 		}
-		json_object_set_new(o, ev->spec[i].name, e);
+		res_set_as(o, fld_counter, ev->spec[i].name, e);
 	}
 	return o;
 }
@@ -306,14 +310,15 @@ void rseq_stats_read(struct rseq_stats *s)
 
 json_t *rseq_stats_delta_json(const struct rseq_stats *a, const struct rseq_stats *b)
 {
-	static const char *const want[] = { "sgrant", "sexpir", "srevok", "syield", "sabort" };
+	static const char *const want[] = { fld_rseq_sgrant, fld_rseq_sexpir, fld_rseq_srevok,
+					    fld_rseq_syield, fld_rseq_sabort };
 
 	if (!a->ok || !b->ok)
-		return json_pack("{s:s,s:s}", "status", "unsupported", "reason",
-				 a->ok ? b->reason : a->reason);
-	json_t *o = json_pack("{s:s}", "status", "ok");
+		return json_pack("{s:s,s:s}", fld_key(fld_rseq_status), "unsupported",
+				 fld_key(fld_rseq_reason), a->ok ? b->reason : a->reason);
+	json_t *o = json_pack("{s:s}", fld_key(fld_rseq_status), "ok");
 
 	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
-		json_object_set_new(o, want[k], json_integer((json_int_t)(b->v[k] - a->v[k])));
+		res_set(o, want[k], json_integer((json_int_t)(b->v[k] - a->v[k])));
 	return o;
 }

@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../lib/resset.h"
+
 #ifndef MFD_HUGETLB
 #define MFD_HUGETLB 0x0004u
 #endif
@@ -143,11 +145,12 @@ void fcs_refresh(unsigned char *base, size_t len, int advice)
 
 json_t *fcs_json(const struct fcs_region *r, enum fcs_mem mem)
 {
-	json_t *o = json_pack("{s:s,s:i,s:s,s:s}", "mem", fcs_mem_names[mem], "pages",
-			      (int)r->pages, "backing", r->backing ? r->backing : "none", "advice",
+	json_t *o = json_pack("{s:s,s:i,s:s,s:s}", fld_key(fld_r_fmem_mem), fcs_mem_names[mem],
+			      fld_key(fld_r_fmem_pages), (int)r->pages, fld_key(fld_r_fmem_backing),
+			      r->backing ? r->backing : "none", fld_key(fld_r_fmem_advice),
 			      advice_name(r->advice));
 
 	if (r->reason[0])
-		json_object_set_new(o, "reason", json_string(r->reason));
+		res_set(o, fld_r_fmem_reason, json_string(r->reason));
 	return o;
 }

@@ -11,6 +11,7 @@
 
 #include <tracefs.h>
 
+#include "../lib/resset.h"
 #include "timing.h"
 #include "../lib/status.h"
 
@@ -287,14 +288,19 @@ static void counts_add(struct ht_counts *a, const struct ht_counts *b)
 static json_t *counts_json(const struct ht_counts *c)
 {
 	return json_pack("{s:I,s:I,s:I,s:{s:I,s:I,s:I,s:f},s:I,s:I,s:I,s:I,s:I,s:I}",
-			 "switch_outs", (json_int_t)c->switch_outs, "slept", (json_int_t)c->slept,
-			 "runnable", (json_int_t)c->runnable, "holder", "preempted",
-			 (json_int_t)c->holder, "in_fault", (json_int_t)c->in_fault, "in_user",
-			 (json_int_t)c->in_user, "off_cpu_ns",
-			 (double)c->holder_off_tsc / tm_tsc_per_ns(), "waiter",
-			 (json_int_t)c->waiter, "short", (json_int_t)c->short_off, "long_holds",
-			 (json_int_t)c->long_holds, "dropped_holds", (json_int_t)c->dropped,
-			 "lost_events", (json_int_t)c->lost, "slice_grants", (json_int_t)c->grants);
+			 fld_key(fld_htr_outs), (json_int_t)c->switch_outs,
+			 fld_key(fld_htr_slept), (json_int_t)c->slept,
+			 fld_key(fld_htr_runnable), (json_int_t)c->runnable,
+			 fld_key(fld_htr_holder), fld_key(fld_htr_h_pre),
+			 (json_int_t)c->holder, fld_key(fld_htr_h_fault),
+			 (json_int_t)c->in_fault, fld_key(fld_htr_h_user),
+			 (json_int_t)c->in_user, fld_key(fld_htr_h_off),
+			 (double)c->holder_off_tsc / tm_tsc_per_ns(), fld_key(fld_htr_waiter),
+			 (json_int_t)c->waiter, fld_key(fld_htr_short), (json_int_t)c->short_off,
+			 fld_key(fld_htr_long), (json_int_t)c->long_holds,
+			 fld_key(fld_htr_dropped), (json_int_t)c->dropped,
+			 fld_key(fld_htr_lost), (json_int_t)c->lost,
+			 fld_key(fld_htr_grants), (json_int_t)c->grants);
 }
 
 json_t *holdtrace_end(struct holdtrace *h, const int *tids, struct hl_log *const *logs,
@@ -340,13 +346,14 @@ json_t *holdtrace_end(struct holdtrace *h, const int *tids, struct hl_log *const
 json_t *holdtrace_summary(struct holdtrace *h)
 {
 	if (!rs_is(h->status, RS_OK))
-		return json_pack("{s:s,s:s}", "status", h->status, "reason", h->reason);
+		return json_pack("{s:s,s:s}", fld_key(fld_s_holder_status), h->status,
+				 fld_key(fld_s_holder_reason), h->reason);
 	if (!h->windows)
-		return json_pack("{s:s,s:s}", "status", "skipped", "reason",
-				 "no measured window was traced");
+		return json_pack("{s:s,s:s}", fld_key(fld_s_holder_status), "skipped",
+				 fld_key(fld_s_holder_reason), "no measured window was traced");
 	json_t *o = counts_json(&h->all);
 
-	json_object_set_new(o, "status", json_string("ok"));
+	res_set(o, fld_s_holder_status, json_string("ok"));
 	json_object_set_new(o, "method",
 			    json_string("sched_switch (x86-tsc) against the threads' rdtsc-stamped "
 					"long holds"));

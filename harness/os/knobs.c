@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "sysinfo.h"
+#include "../lib/fields.h"
+#include "../lib/resset.h"
 
 static char path[512];		/* where the saved value goes back to */
 static char saved[32];		/* text to write back */
@@ -42,11 +44,10 @@ void knob_record(json_t *res, long in_force)
 {
 	if (in_force < 0)
 		return;
-	json_object_set_new(res, "slice_ext_nsec_in_force", json_integer(in_force));
-	json_object_set_new(res, "slice_ext_host_ns",
-			    json_real(round((double)in_force / slowdown * 10) / 10));
+	res_set(res, fld_r_ext_nsec, json_integer(in_force));
+	res_set(res, fld_r_ext_host, json_real(round((double)in_force / slowdown * 10) / 10));
 	if (*clamped)
-		json_object_set_new(res, "slice_ext_clamped", json_string(clamped));
+		res_set(res, fld_r_ext_clamped, json_string(clamped));
 }
 
 long knob_slice_ext_nsec(void)
@@ -81,9 +82,8 @@ int knob_write_debugfs(const char *rel, long value)
 	return write_text(p, txt);
 }
 
-int knob_apply(const json_t *params, char *err, size_t len)
+int knob_apply(int64_t want, char *err, size_t len)
 {
-	json_int_t want = json_integer_value(json_object_get(params, "slice_ext_nsec"));
 	const char *why = NULL;
 
 	*clamped = 0;

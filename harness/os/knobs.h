@@ -3,6 +3,7 @@
 #define SB_KNOBS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -24,9 +25,11 @@ void knob_timescale(double k, int scale);
  * did ("" when not). */
 long knob_clamp_ext(double want, long max, char *why, size_t len);
 
-/* Applies the run's system settings (slice_ext_nsec); 0, or -1 with the
- * reason the run cannot have them (the run is then "unsupported"). */
-int knob_apply(const json_t *params, char *err, size_t len);
+/* Applies the run's system settings: slice_ext_nsec, the run's typed key
+ * (struct run_params, harness/core/keys.h; 0 leaves the kernel's).  0, or
+ * -1 with the reason the run cannot have them (the run is then
+ * "unsupported"). */
+int knob_apply(int64_t slice_ext_nsec, char *err, size_t len);
 /* Restores everything knob_apply changed.  Async-signal-safe (open, write,
  * close on saved text), so a signal handler may call it; idempotent. */
 void knob_restore(void);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/resset.h"
+
 void sd_init(struct slicedur *s, uint64_t fn, const int *pids, unsigned npids)
 {
 	memset(s, 0, sizeof(*s));
@@ -136,19 +138,28 @@ double sd_harmonic_mean(const struct slicedur *s)
 	return s->inv_sum > 0 ? (double)n / s->inv_sum : 0;
 }
 
+/* The shape SB_FLD_ARMS of fields.h, its keys named by a repetition's
+ * slice_trace. */
 json_t *sd_counts_json(const struct slicedur *s)
 {
-	static const char *const rseq_names[] = { "grant", "expire", "revoke", "yield", "abort" };
-	json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "arms", (json_int_t)s->arms,
-			      "count", (json_int_t)s->dur.count, "expired", (json_int_t)s->expired,
-			      "rearmed", (json_int_t)s->rearmed, "open",
-			      (json_int_t)(s->left_open + s->nopen), "unmatched",
-			      (json_int_t)s->unmatched, "other_tasks", (json_int_t)s->other);
+	static const char *const rseq_names[] = {
+		fld_strace_rseq_events_grant, fld_strace_rseq_events_expire,
+		fld_strace_rseq_events_revoke, fld_strace_rseq_events_yield,
+		fld_strace_rseq_events_abort,
+	};
+	json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", fld_key(fld_strace_arms),
+			      (json_int_t)s->arms, fld_key(fld_strace_count),
+			      (json_int_t)s->dur.count, fld_key(fld_strace_expired),
+			      (json_int_t)s->expired, fld_key(fld_strace_rearmed),
+			      (json_int_t)s->rearmed, fld_key(fld_strace_open),
+			      (json_int_t)(s->left_open + s->nopen), fld_key(fld_strace_unmatched),
+			      (json_int_t)s->unmatched, fld_key(fld_strace_other_tasks),
+			      (json_int_t)s->other);
 	json_t *r = json_object();
 
 	for (size_t i = 0; i < sizeof(rseq_names) / sizeof(rseq_names[0]); i++)
-		json_object_set_new(r, rseq_names[i], json_integer((json_int_t)s->rseq[i]));
-	json_object_set_new(o, "rseq_events", r);
+		res_set(r, rseq_names[i], json_integer((json_int_t)s->rseq[i]));
+	res_set(o, fld_strace_rseq_events, r);
 	return o;
 }
 
@@ -159,7 +170,7 @@ json_t *sd_summary_json(const struct slicedur *s)
 	/* count (the cancelled grants), min, mean, p50 ... p99_99, max */
 	json_object_update(o, h);
 	json_decref(h);
-	json_object_set_new(o, "harmonic_mean", json_real(sd_harmonic_mean(s)));
+	res_set(o, fld_s_ext_hmean, json_real(sd_harmonic_mean(s)));
 	return o;
 }
 

@@ -18,6 +18,7 @@
 #include <tracefs.h>
 
 #include "../lib/hist.h"
+#include "../lib/resset.h"
 #include "slicedur.h"
 #include "../lib/status.h"
 
@@ -311,8 +312,8 @@ json_t *slicetrace_end(struct slicetrace *t, const int *tids, unsigned ntids)
 	json_t *o = sd_counts_json(&t->win);
 
 	if (!t->have_rseq)
-		json_object_set_new(o, "rseq_events", json_null());
-	json_object_set_new(o, "lost_events", json_integer((json_int_t)(t->lost - lost0)));
+		res_set(o, fld_strace_rseq_events, json_null());
+	res_set(o, fld_strace_lost_events, json_integer((json_int_t)(t->lost - lost0)));
 	if (t->keep_events) {
 		char fn[24];
 
@@ -328,17 +329,19 @@ json_t *slicetrace_summary(struct slicetrace *t, json_t **hist)
 {
 	*hist = NULL;
 	if (!rs_is(t->status, RS_OK))
-		return json_pack("{s:s,s:s}", "status", t->status, "reason", t->reason);
+		return json_pack("{s:s,s:s}", fld_key(fld_s_ext_status), t->status,
+				 fld_key(fld_s_ext_reason), t->reason);
 	if (!t->windows)
-		return json_pack("{s:s,s:s}", "status", "skipped", "reason",
+		return json_pack("{s:s,s:s}", fld_key(fld_s_ext_status), "skipped",
+				 fld_key(fld_s_ext_reason),
 				 "no measured window was traced");
 	json_t *o = sd_summary_json(&t->all);
 
-	json_object_set_new(o, "status", json_string("ok"));
-	json_object_set_new(o, "method", json_string("hrtimer"));
+	res_set(o, fld_s_ext_status, json_string("ok"));
+	res_set(o, fld_s_ext_method, json_string("hrtimer"));
 	if (!t->have_rseq)
-		json_object_set_new(o, "rseq_events", json_null());
-	json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost));
+		res_set(o, fld_s_ext_rseq_events, json_null());
+	res_set(o, fld_s_ext_lost_events, json_integer((json_int_t)t->lost));
 	*hist = hist_buckets_json(&t->all.dur);
 	return o;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../lib/resset.h"
 #include "slice.h"
 #include "topo.h"
 
@@ -195,11 +196,12 @@ static json_t *kconfig_json(const char *cfg, const char *src)
 	json_t *o = json_object();
 	char buf[64];
 
-	json_object_set_new(o, "source", cfg ? json_string(src) : json_null());
+	res_set(o, fld_m_kconfig_source, cfg ? json_string(src) : json_null());
 	for (size_t i = 0; cfg && i < sizeof(opts) / sizeof(opts[0]); i++) {
 		const char *v = kconfig_val(cfg, opts[i], buf, sizeof(buf));
 
-		json_object_set_new(o, opts[i] + 7, v ? json_string(v) : json_string("not set"));
+		res_set_as(o, fld_m_kconfig_opt, opts[i] + 7,
+			   v ? json_string(v) : json_string("not set"));
 	}
 	return o;
 }
@@ -217,15 +219,16 @@ static void variant_set(json_t *o, const char *cmdline, const char *release)
 	if (p && (p == cmdline || p[-1] == ' ')) {
 		p += strlen("slicebench.variant=");
 		snprintf(v, sizeof(v), "%.*s", (int)strcspn(p, " \n"), p);
-		json_object_set_new(o, "variant", json_string(v));
-		json_object_set_new(o, "variant_source", json_string("slicebench.variant= on the kernel command line"));
+		res_set(o, fld_m_preempt_variant, json_string(v));
+		res_set(o, fld_m_preempt_variant_source,
+			json_string("slicebench.variant= on the kernel command line"));
 	} else if (r) {
 		r += strlen("-slicebench");
-		json_object_set_new(o, "variant", json_string(*r == '-' ? r + 1 : "default"));
-		json_object_set_new(o, "variant_source", json_string("the kernel release"));
+		res_set(o, fld_m_preempt_variant, json_string(*r == '-' ? r + 1 : "default"));
+		res_set(o, fld_m_preempt_variant_source, json_string("the kernel release"));
 	} else {
-		json_object_set_new(o, "variant", json_null());
-		json_object_set_new(o, "variant_source",
+		res_set(o, fld_m_preempt_variant, json_null());
+		res_set(o, fld_m_preempt_variant_source,
 				    json_string("no slicebench.variant= on the command line, no -slicebench release"));
 	}
 }
@@ -270,7 +273,7 @@ static json_t *preempt_json(const char *cfg, const char *cmdline, const char *re
 		}
 	}
 	free(dbg);
-	json_t *o = json_pack("{s:s,s:s}", "model", model, "source",
+	json_t *o = json_pack("{s:s,s:s}", fld_key(fld_m_preempt_model), model, fld_key(fld_m_preempt_source),
 			      *src ? src : "no debugfs, cmdline or kernel config");
 
 	variant_set(o, cmdline, release);
@@ -285,7 +288,8 @@ static json_t *virt_json(void)
 
 	__cpuid(1, a, b, c, d);
 	if (!(c & (1u << 31)))
-		return json_pack("{s:b,s:s}", "hypervisor", 0, "vendor", "none (bare metal)");
+		return json_pack("{s:b,s:s}", fld_key(fld_m_virt_hypervisor), 0,
+				 fld_key(fld_m_virt_vendor), "none (bare metal)");
 	__cpuid(0x40000000, a, b, c, d);
 	memcpy(vendor, &b, 4);
 	memcpy(vendor + 4, &c, 4);
@@ -300,7 +304,8 @@ static json_t *virt_json(void)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strncmp(vendor, names[i][0], strlen(names[i][0])))
 			kind = names[i][1];
-	return json_pack("{s:b,s:s,s:s}", "hypervisor", 1, "vendor", vendor, "kind", kind);
+	return json_pack("{s:b,s:s,s:s}", fld_key(fld_m_virt_hypervisor), 1,
+			 fld_key(fld_m_virt_vendor), vendor, fld_key(fld_m_virt_kind), kind);
 }
 
 /* The timers a wakeup latency rests on.  Without a one-shot clock event
@@ -319,11 +324,11 @@ static json_t *timers_json(void)
 	if (!clock_getres(CLOCK_MONOTONIC, &r)) {
 		long long ns = (long long)r.tv_sec * 1000000000LL + r.tv_nsec;
 
-		json_object_set_new(o, "monotonic_res_ns", json_integer(ns));
-		json_object_set_new(o, "high_resolution", json_boolean(ns <= 1));
+		res_set(o, fld_m_timers_res, json_integer(ns));
+		res_set(o, fld_m_timers_hres, json_boolean(ns <= 1));
 	}
-	json_object_set_new(o, "clockevent", dev ? json_string(dev) : json_null());
-	json_object_set_new(o, "clocksource", src ? json_string(src) : json_null());
+	res_set(o, fld_m_timers_dev, dev ? json_string(dev) : json_null());
+	res_set(o, fld_m_timers_src, src ? json_string(src) : json_null());
 	free(dev);
 	free(src);
 	return o;
@@ -335,14 +340,16 @@ static json_t *slice_json(void)
 	int rc = slice_probe(reason, sizeof(reason));
 	const char *why = NULL;
 	char *nsec = sysinfo_debugfs_read("rseq/slice_ext_nsec", &why);
-	json_t *o = json_pack("{s:b,s:s?,s:s,s:I}", "available", rc == 0, "reason",
-			      rc ? reason : NULL, "registration", slice_registration_mode(),
-			      "rseq_feature_size", (json_int_t)getauxval(AT_RSEQ_FEATURE_SIZE));
+	json_t *o = json_pack("{s:b,s:s?,s:s,s:I}", fld_key(fld_m_slice_available), rc == 0,
+			      fld_key(fld_m_slice_reason), rc ? reason : NULL,
+			      fld_key(fld_m_slice_registration), slice_registration_mode(),
+			      fld_key(fld_m_slice_feature),
+			      (json_int_t)getauxval(AT_RSEQ_FEATURE_SIZE));
 
 	if (nsec)
-		json_object_set_new(o, "slice_ext_nsec", json_integer(atoll(nsec)));
+		res_set(o, fld_m_slice_nsec, json_integer(atoll(nsec)));
 	else
-		json_object_set_new(o, "slice_ext_nsec_reason", json_string(why));
+		res_set(o, fld_m_slice_nsec_reason, json_string(why));
 	free(nsec);
 	return o;
 }
@@ -366,7 +373,7 @@ static json_t *vuln_json(void)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if ((v = read_text(path))) {
-			json_object_set_new(o, e->d_name, json_string(v));
+			res_set_as(o, fld_m_vuln_one, e->d_name, json_string(v));
 			free(v);
 		}
 	}
@@ -411,27 +418,27 @@ json_t *sysinfo_json(void)
 	json_t *o = json_object();
 
 	uname(&u);
-	json_object_set_new(o, "suite_version", json_string(SB_VERSION));
-	json_object_set_new(o, "git_revision", json_string(SB_GIT_REV));
-	json_object_set_new(o, "host", json_string(u.nodename));
-	json_object_set_new(o, "kernel",
-			    json_pack("{s:s,s:s,s:s}", "release", u.release, "version", u.version,
-				      "machine", u.machine));
-	json_object_set_new(o, "cmdline", json_string(cmdline ? cmdline : ""));
-	json_object_set_new(o, "kconfig", kconfig_json(cfg, src));
-	json_object_set_new(o, "preemption", preempt_json(cfg, cmdline, u.release));
+	res_set(o, fld_m_suite_version, json_string(SB_VERSION));
+	res_set(o, fld_m_git_revision, json_string(SB_GIT_REV));
+	res_set(o, fld_m_host, json_string(u.nodename));
+	res_set(o, fld_m_kernel,
+			    json_pack("{s:s,s:s,s:s}", fld_key(fld_m_kernel_release), u.release,
+				      fld_key(fld_m_kernel_version), u.version, fld_key(fld_m_kernel_machine), u.machine));
+	res_set(o, fld_m_cmdline, json_string(cmdline ? cmdline : ""));
+	res_set(o, fld_m_kconfig, kconfig_json(cfg, src));
+	res_set(o, fld_m_preemption, preempt_json(cfg, cmdline, u.release));
 	const char *h = kconfig_val(cfg, "CONFIG_HZ", hz, sizeof(hz));
 
-	json_object_set_new(o, "hz", h ? json_integer(atoi(h)) : json_null());
-	json_object_set_new(o, "timers", timers_json());
-	json_object_set_new(o, "slice_extension", slice_json());
-	json_object_set_new(o, "topology", topo_summary_json());
-	json_object_set_new(o, "virtualization", virt_json());
-	json_object_set_new(o, "cpu_vulnerabilities", vuln_json());
-	json_object_set_new(o, "glibc", json_string(gnu_get_libc_version()));
-	json_object_set_new(o, "compiler", json_string(__VERSION__));
+	res_set(o, fld_m_hz, h ? json_integer(atoi(h)) : json_null());
+	res_set(o, fld_m_timers, timers_json());
+	res_set(o, fld_m_slice, slice_json());
+	res_set(o, fld_m_topology, topo_summary_json());
+	res_set(o, fld_m_virt, virt_json());
+	res_set(o, fld_m_vuln, vuln_json());
+	res_set(o, fld_m_glibc, json_string(gnu_get_libc_version()));
+	res_set(o, fld_m_compiler, json_string(__VERSION__));
 	if (getenv("SLURM_JOB_ID"))
-		json_object_set_new(o, "slurm", slurm_json());
+		res_set(o, fld_m_slurm, slurm_json());
 	free(cfg);
 	free(cmdline);
 	return o;

@@ -11,6 +11,8 @@
 
 #include <hwloc.h>
 
+#include "../lib/fields.h"
+
 static hwloc_topology_t topo;
 
 int topo_init(char *err, size_t len)
@@ -220,12 +222,14 @@ json_t *topo_summary_json(void)
 	char *allowed;
 
 	hwloc_bitmap_list_asprintf(&allowed, hwloc_topology_get_allowed_cpuset(topo));
-	json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:s}", "pus",
-			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), "cores",
-			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE), "packages",
-			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE), "numa_nodes",
-			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE), "cpu_model",
-			      model ? model : "unknown", "allowed_cpus", allowed);
+	json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:s}", fld_key(fld_m_pus),
+			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), fld_key(fld_m_cores),
+			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE), fld_key(fld_m_packages),
+			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
+			      fld_key(fld_m_numa),
+			      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE),
+			      fld_key(fld_m_cpu_model), model ? model : "unknown",
+			      fld_key(fld_m_allowed), allowed);
 	free(allowed);
 	return o;
 }

@@ -1,12 +1,14 @@
 /* fields.c - the field table is a tree: every row's parent path has a row
  * (else fldcheck could never reach it), every name is its row's path, and
- * the checker finds a mistyped and a missing field in a hand-made result. */
+ * the checker finds a mistyped and a missing field in a hand-made result;
+ * the writer's setters put a field under its key. */
 #include <string.h>
 
 #include <jansson.h>
 
 #include "tap.h"
 #include "../../harness/lib/fields.h"
+#include "../../harness/lib/resset.h"
 #include "../../harness/report/fldcheck.h"
 
 static char last[256];
@@ -41,5 +43,17 @@ int main(void)
 		      !strncmp(last, "typo: is not a field", 20),
 	      "fields: an unknown key fails only when strict: \"%s\"", last);
 	json_decref(r);
+
+	/* The writer's side: a field's last key, in the object that holds it. */
+	json_t *th = json_object(), *ev = json_object();
+
+	res_set(th, fld_th_ops, json_integer(7));
+	res_set_as(ev, fld_counter, "cache-misses", json_object());
+	CHECK(json_integer_value(json_object_get(th, "ops")) == 7 && json_object_size(th) == 1,
+	      "resset: res_set puts a thread's fld_th_ops under \"ops\"");
+	CHECK(json_is_object(json_object_get(ev, "cache-misses")) && json_object_size(ev) == 1,
+	      "resset: res_set_as puts a counters.* event under its own name");
+	json_decref(th);
+	json_decref(ev);
 	return tap_failed ? 1 : 0;
 }

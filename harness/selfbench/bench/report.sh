@@ -79,7 +79,7 @@ spread_doc() { # spread_doc RESULT.json...
 	           target: {each_run_gmean_min: 0.97, each_run_gmean_max: 1.03},
 	           met: all($g[]; . != null and . >= 0.97 and . <= 1.03)})}' "$@"
 }
-# The spread as markdown for the README: the machine named above the table,
+# The spread as markdown for docs/harness-cost.md: the machine named above the table,
 # each run's ratio [95% CI] with the rounds it dropped, the verdict, and the
 # load the runs shared the machine with below it.
 spread_table() { # spread_table SPREAD.json

@@ -36,7 +36,7 @@ bare_window() { # bare_window WORKLOAD
 # of its window, by its own CPU time.  The rule reads time shares, not
 # operation counts: it does not change with the machine's speed, nor with
 # a speed that drifts during the run.  1% of the window: the loaded runs
-# the README reports gave the lock thread 20-50% of its PU (the median
+# docs/harness-cost.md reports gave the lock thread 20-50% of its PU (the median
 # window's share); a thread gets under 1% when a hundred others of its
 # weight share its PU, or when it is not run at all (one at nice 19
 # beside one busy thread at nice 0 still gets 15/1039, 1.4%, by the
