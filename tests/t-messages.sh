@@ -78,7 +78,7 @@ done
 # The verb table: every verb --help lists dispatches and answers its own
 # --help; a verb not in the table is exit 2 with its name.
 verbs=$("$SB" --help | sed -n '/^verbs:/,$p' | awk 'NR > 1 { print $1 }')
-check "messages: --help lists ten verbs (got: $(echo $verbs))" test "$(echo "$verbs" | wc -w)" -eq 10
+check "messages: --help lists eleven verbs (got: $(echo $verbs))" test "$(echo "$verbs" | wc -w)" -eq 11
 for v in $verbs; do
 	"$SB" "$v" --help >"$TMP/vh" 2>&1
 	rc=$?
