@@ -173,3 +173,13 @@ bad "--noise file missing" "--noise: .*$TMP/nope.json: No such file" --within "$
 bad "bad threshold" 'threshold "x"' "$base" "$base" --threshold x
 mkdir -p "$TMP/empty"
 bad "empty directory" 'holds no \*\.json result file' "$base" "$TMP/empty"
+
+# No hidden key leaks into the JSON: a note added after the rows are
+# decided (fewer than 4 repetitions a side) once re-created the " seen"
+# set of add_str after finish had removed it.
+jq '.results |= map(if .status == "ok" then (.repetitions |= .[:3]) | .params.repetitions = 3 else . end)' \
+	"$base" >"$TMP/three.json"
+"$SB" compare "$base" "$TMP/three.json" --format json >"$TMP/three.cmp" 2>/dev/null
+check "compare: the 3-repetition note is there" grep -q 'fewer than 4 repetitions' "$TMP/three.cmp"
+check "compare: no JSON key starts or ends with a space: $(jq -c '[paths | .[] | strings | select(test("^ | $"))] | unique' "$TMP/three.cmp")" \
+	test "$(jq '[paths | .[] | strings | select(test("^ | $"))] | length' "$TMP/three.cmp")" -eq 0

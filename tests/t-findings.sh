@@ -71,3 +71,32 @@ gzip -cd "$f" | jq '.results[0].status = "fine"' | gzip >"$TMP/x" && mv "$TMP/x"
 scripts/findings-check.sh FINDINGS.md "$TMP/ref" >"$TMP/out3" 2>&1
 check "findings: a result with a bad status fails validation" \
 	grep -q "^not ok findings: .*results\[0\]\.status: must be ok, unsupported, failed or interrupted" "$TMP/out3"
+
+# No committed comparison carries a hidden key (compare's " seen" set once
+# leaked into them): every key is a name, with no space at either end.
+bad=$(for f in results/reference/compare/*.json.gz; do
+	gzip -cd "$f" | jq -r --arg f "${f##*/}" '[paths | .[] | strings | select(test("^ | $"))] | unique[] | "\($f): \"\(.)\""'
+done)
+check "findings: no key of a committed compare JSON starts or ends with a space${bad:+: $(head -3 <<<"$bad" | tr '\n' ' ')}" test -z "$bad"
+
+# Every target of configs/replicate/targets.json has, on the published
+# numbers' page, exactly the verdict the replication report gives it.
+# verdict_diff PAGE REPORT-JSON: one line per target that differs.
+verdict_diff() {
+	local id want got
+	for id in $(jq -r '.targets[].id' configs/replicate/targets.json); do
+		want=$(jq -r --arg id "$id" '.rows[] | select(.id == $id) | .verdict' "$2")
+		got=$(awk -F'|' -v id="$id" '{ c = $2; gsub(/<!--[^>]*-->|^ +| +$/, "", c) }
+			c == id { v = $7; gsub(/<!--[^>]*-->/, "", v); gsub(/&nbsp;/, " ", v); gsub(/^ +| +$/, "", v); print v; exit }' "$1")
+		[ "$got" = "$want" ] || echo "$id: the page says '${got:-nothing}', replicate.json '${want:-nothing}'"
+	done
+}
+P10=docs/findings/10-published.md
+gzip -cd results/reference/replicate-vm/replicate/replicate.json.gz >"$TMP/rep.json"
+bad=$(verdict_diff "$P10" "$TMP/rep.json")
+check "findings: every target's verdict on $P10 is replicate.json's${bad:+: $(tr '\n' ';' <<<"$bad")}" test -z "$bad"
+id=$(jq -r '.rows[0].id' "$TMP/rep.json")
+jq --arg id "$id" '(.rows[] | select(.id == $id) | .verdict) |= (if . == "contradicted" then "reproduced" else "contradicted" end)' \
+	"$TMP/rep.json" >"$TMP/rep2.json"
+check "findings: a verdict that differs is named: $(verdict_diff "$P10" "$TMP/rep2.json")" \
+	grep -q "^$id: the page says '.*', replicate.json '.*'" <<<"$(verdict_diff "$P10" "$TMP/rep2.json")"

@@ -219,7 +219,8 @@ static json_t *report_new(const struct cmp_opts *o, const char *mode)
 }
 
 /* Appends s to rep[key] once: the strings seen are kept in a hidden
- * " seen" object (removed by finish), so thousands of notes stay linear. */
+ * " seen" object, so thousands of notes stay linear.  finish removes it
+ * after its own last note: no add_str may follow finish. */
 static void add_str(json_t *rep, const char *key, json_t *s)
 {
 	json_t *seen = json_object_get(rep, " seen");
@@ -335,7 +336,6 @@ static void finish(json_t *rep, const struct cmp_opts *o)
 	json_t *rows = json_object_get(rep, "rows"), *r;
 	size_t i, small = 0;
 
-	json_object_del(rep, " seen");
 	power_decide(rows, o);
 	json_array_foreach(rows, i, r)
 		if (res_num(r, "a.n") < 4 || res_num(r, "b.n") < 4)
@@ -345,6 +345,7 @@ static void finish(json_t *rep, const struct cmp_opts *o)
 			json_sprintf("%zu row(s) have fewer than 4 repetitions on a side: the exact "
 				     "Mann-Whitney p cannot reach 0.05 there (its minimum is "
 				     "2/C(2n,n)); Welch on logs still decides", small));
+	json_object_del(rep, " seen");
 }
 
 /* Appends i to the queue of point k in by (an array per point, in file
