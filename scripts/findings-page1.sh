@@ -8,7 +8,8 @@
 # KIT-DIR (default results/reference/replicate-vm) holds the kit's results
 # (NAME.json or NAME.json.gz) and replicate/replicate.json(.gz).  Prints the
 # block; --check instead compares it with the block between the page1
-# markers of FINDINGS.md and exits 1 naming the first differing line.
+# markers of FINDINGS.md (or $FINDINGS_PAGE) and exits 1 naming the first
+# differing line.
 # Exit: 0 done (or up to date), 1 stale, 2 bad input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,15 +57,57 @@ block=$(jq -r --argjson mech "$mech" '
     ([$mech | to_entries[] | select(.value != null) | "\(.key): \(.value.g) granted, \(.value.y) ended in a yield, \(.value.r) revoked (\(.value.e) of them as the timer expired)"] | join("; ")) + ".",
   "<!-- /page1 -->"' <<<"$rep")
 
+# The time-scaled guest's reruns (results/reference/STUDY-vm-ts.json: the
+# extension scaled by the boot's measured slowdown, HRTICK off), each
+# claim about the extension judged by the same function, beside the same
+# point of the 5 us guest (STUDY-vm.json).
+SB=${SB:-build/slicebench}
+ts_rows=""
+for ts in results/reference/*-vm-ts.json.gz; do
+	[ -f "$ts" ] || continue
+	s=$(basename "$ts" -vm-ts.json.gz)
+	q=configs/questions/$s.json
+	[ -f "$q" ] || continue
+	while IFS=$'\t' read -r trt ctl target; do
+		pub=$(jq --arg t "$target" '.targets[] | select(.id == $t) | .published.ratio // empty' \
+			configs/replicate/targets.json)
+		[ -n "$pub" ] || continue
+		new=$("$SB" compare --within "$ts" --baseline "$ctl" -f json 2>/dev/null) || continue
+		old=$("$SB" compare --within "results/reference/$s-vm.json.gz" --baseline "$ctl" -f json 2>/dev/null) || old='{"rows": []}'
+		claims=$(jq -c --arg t "$trt" --argjson p "$pub" \
+			'[.rows[] | select(.b.workload == $t and .b.label != "aa") | {published: $p, row: .}]' <<<"$new")
+		verdicts=$("$SB" verdict <<<"$claims")
+		ts_rows+=$(jq -rn --argjson c "$claims" --argjson v "$verdicts" --argjson old "$old" \
+			--arg target "$target" '
+			def f3: . * 1000 | round / 1000 | tostring;
+			def ci: "x\(.ratio | f3) [\(.ratio_ci95[0] | f3), \(.ratio_ci95[1] | f3)]";
+			def g3: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
+			range(0; $c | length) as $i | $c[$i].row as $r | $v[$i] as $w |
+			($old.rows | map(select(.b.workload == $r.b.workload and .point == $r.point and .b.label == $r.b.label)) | .[0]) as $o |
+			"| \($target): \($r.b.workload) vs \($r.a.workload), \($r.point)\(if $r.b.label then " [\($r.b.label)]" else "" end) | \(if $o then "\($o | ci), \($o.b.grants_per_1000_ops | g3)/1k" else "-" end) | \($r | ci), \($r.b.grants_per_1000_ops | g3)/1k, \($r.b.grants_ended.yielded // 0) of \($r.b.grants_ended.granted // 0) yielded | \($r.control_aa.verdict // "-") | \($w.verdict)\(if $w.reason then " (\($w.reason))" else "" end) |"
+			' <<<"{}")$'\n'
+		ts_ext=$(gzip -cd "$ts" | jq -r '.meta.vm.timescale | "k \(.k_extension // .k.median | . * 10 | round / 10), extension \(.extension.in_force_ns / 1000 | round) us in the guest"')
+		ts_src="results/reference/$s-vm-ts.json, $ts_ext"
+	done < <(jq -r '.contrasts[] | select(.target and (.control.workload // "" | test("dry$"))) |
+		[.treatment.workload, .control.workload, .target] | @tsv' "$q")
+done
+if [ -n "$ts_rows" ]; then
+	block=${block%$'\n<!-- /page1 -->'}
+	block+=$'\n\n'"**The time-scaled guest.**  The same claims, rerun with the extension scaled by the boot's measured slowdown and the scheduler's HRTICK off (docs/vm.md; $ts_src), each judged by the same function against the 5 us guest's same point:"$'\n\n'
+	block+="| claim, point | 5 us guest | time-scaled guest | A/A | verdict |"$'\n'"|---|---|---|---|---|"$'\n'
+	block+="${ts_rows%$'\n'}"$'\n<!-- /page1 -->'
+fi
+
 if [ "$check" = 0 ]; then
 	printf '%s\n' "$block"
 	exit 0
 fi
-have=$(sed -n '/^<!-- page1:/,/^<!-- \/page1 -->/p' FINDINGS.md)
-[ -n "$have" ] || { echo "findings-page1: FINDINGS.md has no page1 block" >&2; exit 1; }
+page=${FINDINGS_PAGE:-FINDINGS.md}
+have=$(sed -n '/^<!-- page1:/,/^<!-- \/page1 -->/p' "$page")
+[ -n "$have" ] || { echo "findings-page1: $page has no page1 block" >&2; exit 1; }
 if [ "$have" != "$block" ]; then
-	d=$(diff <(printf '%s\n' "$have") <(printf '%s\n' "$block") | sed -n '2p' | cut -c1-160)
-	echo "findings-page1: FINDINGS.md's page1 block is stale (first difference: $d); rerun scripts/findings-page1.sh" >&2
+	d=$(diff <(printf '%s\n' "$have") <(printf '%s\n' "$block") | sed -n '2p' | cut -c1-160 || true)
+	echo "findings-page1: $page's page1 block is stale (first difference: $d); rerun scripts/findings-page1.sh" >&2
 	exit 1
 fi
 echo "findings-page1: FINDINGS.md's page1 block matches the kit's verdicts"

@@ -100,3 +100,14 @@ jq --arg id "$id" '(.rows[] | select(.id == $id) | .verdict) |= (if . == "contra
 	"$TMP/rep.json" >"$TMP/rep2.json"
 check "findings: a verdict that differs is named: $(verdict_diff "$P10" "$TMP/rep2.json")" \
 	grep -q "^$id: the page says '.*', replicate.json '.*'" <<<"$(verdict_diff "$P10" "$TMP/rep2.json")"
+
+# FINDINGS' first page is generated from the verdicts: the committed block
+# is what scripts/findings-page1.sh makes of the committed results, and a
+# block edited by hand is caught.
+out=$(scripts/findings-page1.sh --check 2>&1)
+check "findings: page 1 is the kit's verdicts as generated ($out)" test $? -eq 0 -a -n "$out"
+sed 's/^\*\*Bottom line\.\*\*  Of \([0-9]*\) published/**Bottom line.**  Of 99 published/' FINDINGS.md >"$TMP/page.md"
+FINDINGS_PAGE=$TMP/page.md scripts/findings-page1.sh --check >/dev/null 2>"$TMP/p1.err"
+rc=$?
+check "findings: ... a hand-edited count is stale: exit $rc, $(cat "$TMP/p1.err" | cut -c1-120)" \
+	test "$rc" -eq 1 -a -n "$(grep 'is stale' "$TMP/p1.err")"
