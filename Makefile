@@ -195,6 +195,7 @@ reports: all
 	  gzip -cd "$$f" >"../../build/reports/$${f%.gz}" || exit 1; done
 	@scripts/studies.sh --out $(CURDIR)/build/reports --reports-only
 	@scripts/replicate.sh --results build/reports/replicate-vm --out build/reports/replicate-vm/replicate
+	@scripts/dose-response.sh build/reports/dose-response-vm.json build/reports/dose-response.svg
 	@echo "reports: build/reports/plots/*/index.html, build/reports/compare/, build/reports/replicate-vm/replicate/"
 
 clean:

@@ -111,3 +111,13 @@ FINDINGS_PAGE=$TMP/page.md scripts/findings-page1.sh --check >/dev/null 2>"$TMP/
 rc=$?
 check "findings: ... a hand-edited count is stale: exit $rc, $(cat "$TMP/p1.err" | cut -c1-120)" \
 	test "$rc" -eq 1 -a -n "$(grep 'is stale' "$TMP/p1.err")"
+
+# The dose-response figure is drawn from its committed result, one series
+# per threads per PU and section; a result without the arms is refused.
+scripts/dose-response.sh "$(ref_json dose-response-vm)" "$TMP/dose.svg" >/dev/null 2>"$TMP/dose.err"
+check "findings: the dose-response figure draws its four series ($(grep -c '<title>' "$TMP/dose.svg" 2>/dev/null) titles)" \
+	test "$(grep -cE '>(2x|4x) cs (1000|4000)<' "$TMP/dose.svg")" -eq 4
+scripts/dose-response.sh "$(ref_json contention-host)" "$TMP/none.svg" >/dev/null 2>"$TMP/dose.err"
+rc=$?
+check "findings: ... a result without slice-spin above 1x: exit 2 ($rc), $(cat "$TMP/dose.err")" \
+	test "$rc" -eq 2 -a ! -e "$TMP/none.svg"
