@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../harness/os/signals.h"
 #include "../harness/os/timing.h"
 #include "../harness/os/topo.h"
 #include "../harness/lib/status.h"
@@ -345,7 +346,11 @@ int ps_rep(const struct ps_job *j, double warmup_s, struct ps_result *r, char *e
 			snprintf(err, len, "fork for the server: %s", strerror(errno));
 			return -1;
 		}
-		tm_sleep_ns((uint64_t)(warmup_s * 1e9));
+		if (sig_sleep_ns((uint64_t)(warmup_s * 1e9))) {
+			snprintf(err, len, "stopped by a signal");
+			stop(srv);
+			return -1;
+		}
 		if (waitpid(srv, &st, WNOHANG) == srv) {
 			last_line(serr, line, sizeof(line));
 			srv = 0;

@@ -21,6 +21,8 @@
 #include "../os/counters.h"
 #include "drift.h"
 #include "../os/holdtrace.h"
+#include "../lib/status.h"
+#include "../os/signals.h"
 #include "gate.h"
 #include "../core/policy.h"
 #include "../os/slicetrace.h"
@@ -184,7 +186,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 	}
 	free(cpu);
 	for (; r->started < total; r->started++) {
-		int rc = pthread_create(&r->tid[r->started], NULL, rep_worker, &r->w[r->started]);
+		int rc = sig_thread_create(&r->tid[r->started], rep_worker, &r->w[r->started]);
 
 		if (rc) {
 			snprintf(r->err, sizeof(r->err), "pthread_create of thread %u: %s",
@@ -396,6 +398,9 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 	json_t *res = json_object(), *reps = json_array();
 	unsigned nrep = autorep_cap(p), ndone = 0;
 	int by_check = 0; /* the parent ended the arm: its A/A check is decided */
+	/* A stop signal: the completed windows are the result (2: one was
+	 * in flight). */
+	int stopped = 0;
 	double dur = p->duration_s, warm = p->warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
@@ -428,8 +433,12 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
 
-		int turn = il_turn(g);
+		int turn = sig_pending() ? IL_TURN_SIGNAL : il_turn(g);
 
+		if (turn == IL_TURN_SIGNAL) {
+			stopped = 1;
+			break;
+		}
 		if (turn > 0) {
 			by_check = turn == 1;
 			break;
@@ -460,7 +469,9 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		}
 		struct rseq_stats rs0, rs1;
 
-		tm_sleep_ns((uint64_t)(warm * 1e9));
+		/* A stop signal cuts the window short: it is ended as usual,
+		 * then dropped. */
+		int cut = sig_sleep_ns((uint64_t)(warm * 1e9));
 		/* The trace window holds the stats window: sgrant and the traced
 		 * arms differ only by grants at the edges. */
 		slicetrace_begin(tr);
@@ -469,7 +480,8 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		uint64_t t0 = tm_now_ns();
 
 		atomic_store(&rp->sh.phase, PH_MEASURE);
-		tm_sleep_ns((uint64_t)(dur * 1e9));
+		if (!cut)
+			cut = sig_sleep_ns((uint64_t)(dur * 1e9));
 		atomic_store(&rp->sh.phase, PH_STOP);
 		uint64_t t1 = tm_now_ns();
 
@@ -482,6 +494,12 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			slicetrace_close(tr);
 			holdtrace_close(ht);
 			return res; /* stuck threads still use *rp: leaked, _exit ends them */
+		}
+		if (cut) {
+			json_decref(tj);
+			rep_free(rp);
+			stopped = 2;
+			break;
 		}
 		if (!k) {
 			json_object_set_new(res, "rseq_registration", rep_registration(rp));
@@ -535,7 +553,19 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		if (last)
 			break;
 	}
-	status_result(res, "ok", NULL);
+	if (stopped) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg),
+			 "stopped by signal %d (%s) during the run: %u completed repetition%s kept%s",
+			 sig_pending(), strsignal(sig_pending()), ndone, ndone == 1 ? "" : "s",
+			 stopped > 1 ? ", the one in flight dropped" : "");
+		status_result(res, rs_name(RS_INTERRUPTED), msg);
+		if (!ndone)
+			goto out;
+	} else {
+		status_result(res, "ok", NULL);
+	}
 	json_object_set_new(res, "summary", summary_json(ops, acc, opss, jain, ndone));
 	drift_summary(res);
 	json_t *au = autorep_json(p, opss, ndone, by_check);
