@@ -101,11 +101,46 @@ check "output: --force overwrites it" jq -e '.schema == "slicebench/1"' "$TMP/ex
 "$SB" run -c "$TMP/tiny.json" -o "$TMP/new/dir/r.json" -q
 check "output: missing directories are created" test -s "$TMP/new/dir/r.json"
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/full" && mount -t tmpfs -o size=16k tmpfs "$TMP/full" 2>/dev/null; then
-	"$SB" run -c configs/ci.json -o "$TMP/full/r.json" -q 2>"$TMP/err"
+	mkdir -p "$TMP/spare"
+	TMPDIR=$TMP/spare "$SB" run -c configs/ci.json -o "$TMP/full/r.json" -q 2>"$TMP/err"
 	rc=$?
 	check "output: a full disk gives exit 1 and a message: \"$(cat "$TMP/err")\"" \
 		test "$rc" -eq 1 -a -n "$(grep 'No space left' "$TMP/err")"
 	check "output: ... and no partial or temp file" test -z "$(ls -A "$TMP/full")"
+	# The measurements outlive the failed write: in a new file beside
+	# the target, else in $TMPDIR, else on stdout, and the message says
+	# where.  The disk fills late: 1 KiB is left for a result of 6.
+	rm -f "$TMP"/spare/*
+	head -c 15360 /dev/zero >"$TMP/full/fill"
+	TMPDIR=$TMP/spare "$SB" run -c "$TMP/tiny.json" -o "$TMP/full/r.json" -q 2>"$TMP/err"
+	rc=$?
+	kept=$(sed -n 's/^slicebench: the result is kept in //p' "$TMP/err")
+	check "output: a disk full at the write: exit 1 (got $rc), the result kept in \$TMPDIR (${kept:-none})" \
+		test "$rc" -eq 1 -a -n "$kept" -a "$kept" = "$(ls "$TMP"/spare/slicebench-r.unsaved-[0-9]*.json)"
+	check "output: ... the kept file validates" "$SB" validate "$kept"
+	TMPDIR=$TMP/full "$SB" run -c "$TMP/tiny.json" -o "$TMP/full/r.json" -q >"$TMP/stdout" 2>"$TMP/err"
+	rc=$?
+	check "output: ... with \$TMPDIR full too: exit 1 (got $rc), the result on stdout, said ($(tail -1 "$TMP/err"))" \
+		test "$rc" -eq 1 -a -n "$(grep 'it is on stdout' "$TMP/err")"
+	check "output: ... stdout holds the whole result" "$SB" validate "$TMP/stdout"
+	check "output: ... and the table is on stderr" grep -q '^spin-tas .* ok$' "$TMP/err"
+	TMPDIR=$TMP/full "$SB" run -c "$TMP/tiny.json" -o "$TMP/full/r.json" -q >/dev/full 2>"$TMP/err"
+	rc=$?
+	check "output: ... and stdout full as well: exit 1 (got $rc), said ($(tail -1 "$TMP/err"))" \
+		test "$rc" -eq 1 -a -n "$(grep 'could not be kept anywhere' "$TMP/err")"
+	check "output: ... nothing of it left on the full disk" test "$(ls -A "$TMP/full")" = fill
+	umount "$TMP/full"
+	# A directory remounted read-only during the run.
+	mount -t tmpfs -o size=1m tmpfs "$TMP/full"
+	jq '.runs[0].duration_s = 1' "$TMP/tiny.json" >"$TMP/slow.json"
+	TMPDIR=$TMP/spare "$SB" run -c "$TMP/slow.json" -o "$TMP/full/r.json" -q 2>"$TMP/err" &
+	pid=$!
+	sleep 0.5
+	mount -o remount,ro "$TMP/full"
+	wait "$pid"
+	rc=$?
+	check "output: a directory remounted read-only during the run: exit 1 (got $rc), the result kept ($(tail -1 "$TMP/err"))" \
+		test "$rc" -eq 1 -a -s "$TMP/spare/slicebench-r.unsaved-$pid.json"
 	umount "$TMP/full"
 else
 	notok "output: full disk: needs root to mount a 16 KiB tmpfs; run make check as root"
