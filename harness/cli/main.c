@@ -16,6 +16,7 @@
 #include "../engine/results.h"
 #include "../engine/suite.h"
 #include "../os/signals.h"
+#include "../lib/txtshow.h"
 #include "../os/slice.h"
 #include "ready.h"
 #include "../os/sysinfo.h"
@@ -131,10 +132,14 @@ static void print_table(FILE *f, const json_t *results)
 				if (ow && !strcmp(ow, why))
 					break;
 			}
+			char *shown = why ? txt_term(why) : NULL;
+
 			if (why && k < i)
 				fprintf(f, "%14s %9s %10s %6s  %s (as above)\n", "-", "-", "-", "-", st);
 			else
-				fprintf(f, "%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st, why);
+				fprintf(f, "%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st,
+					shown ? shown : "(no reason given)");
+			free(shown);
 		}
 	}
 }
