@@ -170,9 +170,20 @@ jq -r '
   "<h2>Sources</h2><ul>", (.sources | to_entries[] | "<li>\(.key | h): \(.value.who // "?" | h), \(.value.what | h); \(.value.where | h)</li>"), "</ul>",
   "</body></html>"' "$tmp/replicate.json" >"$tmp/index.html"
 
-# Everything at once: a partial report never replaces a whole one.
-mkdir -p "$out"
-rm -rf "$out/fig.new" && mv "$tmp/fig" "$out/fig.new" && rm -rf "$out/fig" && mv "$out/fig.new" "$out/fig"
-for f in replicate.json replicate.txt index.html; do mv "$tmp/$f" "$out/$f"; done
+# Everything at once: a partial report never replaces a whole one.  The
+# new report is copied whole beside the old one first (the copy is what a
+# full disk fails), then renamed into place on that file system.
+fail() { echo "replicate: $*" >&2; exit 1; }
+mkdir -p "$out" || fail "--out $out: cannot create it"
+stage=$(mktemp -d "$out/.new.XXXXXX") || fail "--out $out: cannot write in it"
+# shellcheck disable=SC2064 # $stage is fixed now
+trap "rm -rf '$tmp' '$stage'" EXIT
+cp -R "$tmp/fig" "$tmp/replicate.json" "$tmp/replicate.txt" "$tmp/index.html" "$stage/" 2>"$tmp/cperr" ||
+	fail "$out: the report was not written, the previous one is left as it was: $(tail -n 1 "$tmp/cperr")"
+if [ -e "$out/fig" ]; then mv "$out/fig" "$stage/fig.old" || fail "$out/fig: cannot replace it"; fi
+mv "$stage/fig" "$out/fig" || fail "$out/fig: cannot put the new figures in place"
+for f in replicate.json replicate.txt index.html; do
+	mv "$stage/$f" "$out/$f" || fail "$out/$f: cannot put it in place"
+done
 cat "$out/replicate.txt"
 echo "replicate: $out/index.html" >&2

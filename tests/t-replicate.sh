@@ -63,6 +63,33 @@ check "replicate: the page has one figure per target" \
 	test "$(grep -o '<img src="fig/[a-z0-9-]*\.png"' "$TMP/res/replicate/index.html" | wc -l)" -eq "$(jq '.targets | length' "$targets")"
 check "replicate: the reproduced target's figure was drawn" test -s "$TMP/res/replicate/fig/gleixner-pre-1.png"
 
+# A disk that fills while the report is written: exit 1, the report that
+# was there is left whole (before: exit 0 with the new replicate.json and
+# index.html beside the old figures and an empty fig.new/).
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/fullr" && mount -t tmpfs -o size=4m tmpfs "$TMP/fullr" 2>/dev/null; then
+	cp -R "$TMP/res/replicate" "$TMP/fullr/rep"
+	echo old >"$TMP/fullr/rep/fig/gleixner-pre-1.png"
+	before=$(cd "$TMP/fullr/rep" && find . -type f -exec md5sum {} + | sort)
+	used=$(du -sk "$TMP/fullr" | cut -f1)
+	head -c $(((4096 - used - 8) * 1024)) /dev/zero >"$TMP/fullr/fill" 2>/dev/null
+	scripts/replicate.sh --results "$TMP/res" --out "$TMP/fullr/rep" >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "replicate: a full disk at the write exits 1 (got $rc): $(tail -n 1 "$TMP/err")" \
+		test "$rc" -eq 1 -a -n "$(grep 'previous one is left as it was' "$TMP/err")"
+	check "replicate: ... the previous report is left whole, nothing beside it" \
+		test "$(cd "$TMP/fullr/rep" && find . -type f -exec md5sum {} + | sort)" = "$before" \
+		-a "$(ls -A "$TMP/fullr/rep")" = "$(printf 'fig\nindex.html\nreplicate.json\nreplicate.txt')"
+	rm "$TMP/fullr/fill"
+	scripts/replicate.sh --results "$TMP/res" --out "$TMP/fullr/rep" >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "replicate: ... with room again it replaces the report whole (rc $rc)" \
+		test "$rc" -eq 0 -a "$(head -c 3 "$TMP/fullr/rep/fig/gleixner-pre-1.png")" != old \
+		-a "$(ls -A "$TMP/fullr/rep")" = "$(printf 'fig\nindex.html\nreplicate.json\nreplicate.txt')"
+	umount "$TMP/fullr"
+else
+	notok "replicate: full disk: needs root to mount a tmpfs; run make check as root"
+fi
+
 # Bad targets files: exit 2, the file and the key named, nothing written.
 bad() { # bad NAME JQ-EDIT EXPECTED-MESSAGE
 	jq "$2" "$targets" >"$TMP/$1.json"

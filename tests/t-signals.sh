@@ -113,6 +113,7 @@ JSON
 jq '.runs |= [.[1]]' "$TMP/reps.json" >"$TMP/reps-prog.json"
 for c in reps reps-prog; do
 	signalled "$TMP/$c.json" "$TMP/$c-out.json" 1.6 INT
+	# shellcheck disable=SC2016 # $rc is jq's
 	check "signals: SIGINT during the $c.json run's repetitions exits 130 (got $rc), keeping those completed ($(jq -c '[.results[-1] | .status, (.repetitions | length), .reason]' "$TMP/$c-out.json"))" \
 		jq -e --argjson rc "$rc" '$rc == 130 and (.results[-1] | .status == "interrupted" and (.repetitions | length) >= 2
 		       and (.repetitions | length) == .summary.ops_per_sec.n and (.reason | test("kept")))' "$TMP/$c-out.json"
