@@ -289,9 +289,15 @@ static char *slurp(const char *path)
 		n += got;
 	} while (got);
 	fclose(f);
-	if (buf)
-		buf[n] = 0;
-	return buf ? buf : strdup("");
+	if (!buf)
+		return strdup("");
+	/* A NUL byte would end the text for the metric and the reason: it
+	 * counts as a line end, so what follows it is read too. */
+	for (size_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = '\n';
+	buf[n] = 0;
+	return buf;
 }
 
 /* The last non-empty line of a file, for a failure's reason. */
@@ -369,6 +375,15 @@ int ps_rep(const struct ps_job *j, double warmup_s, struct ps_result *r, char *e
 	}
 	r->wall_s = (double)(tm_now_ns() - t0) / 1e9;
 	r->exit_status = status_of(st);
+	/* A server that ended by itself served nothing (it exited at once,
+	 * or crashed while the command ran): the repetition measured
+	 * something else. */
+	if (srv && waitpid(srv, &sst, WNOHANG) == srv) {
+		last_line(serr, line, sizeof(line));
+		snprintf(err, len, "server %s exited with status %d before the command ended: %s",
+			 j->srv[0], status_of(sst), line);
+		return -1;
+	}
 	sst = srv ? stop(srv) : 0;
 
 	r->out = slurp(out);
