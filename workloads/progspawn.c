@@ -432,7 +432,7 @@ void ps_result_free(struct ps_result *r)
 void ps_free(struct ps_job *j)
 {
 	static const char *const files[] = { "command.out", "command.err", "server.out",
-					     "server.err", "stats.json" };
+					     "server.err", "stats.json", "stats.json.lock" };
 	char path[128];
 
 	for (size_t i = 0; j->dir[0] && i < sizeof(files) / sizeof(files[0]); i++) {
