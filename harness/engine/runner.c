@@ -111,6 +111,13 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 	r->total = total; /* from here on rep_free() may walk the workers */
 	atomic_store(&r->sh.phase, phase);
 	key_bind(ops->lock->keys, params, r->lock);
+	if (ops->lock->max_threads && r->n > ops->lock->max_threads) {
+		snprintf(r->err, sizeof(r->err), "%s serves at most %u lock threads, %u asked",
+			 ops->lock->name, ops->lock->max_threads, r->n);
+		r->unsupported = 1;
+		free(cpu);
+		return -1;
+	}
 	if (ops->lock->init && (rc = ops->lock->init(r->lock, r->err, sizeof(r->err)))) {
 		r->unsupported = rc == -EOPNOTSUPP;
 		free(cpu);
