@@ -54,7 +54,12 @@ err=$(jq -r --arg f "$targets" '
   elif (.sources | type) != "object" then bad("sources"; "must be an object")
   elif (.targets | type) != "array" or (.targets | length) == 0 then bad("targets"; "must be a non-empty array")
   elif (.load_tolerance_pct | type) != "number" or .load_tolerance_pct < 0 then bad("load_tolerance_pct"; "\(.load_tolerance_pct | tojson) is not a number >= 0")
-  else . as $d | [.targets | to_entries[] | .key as $i | .value as $t | "targets[\($i)]" as $p |
+  else . as $d
+  # the first index of each id, once: a scan of the targets before each one was
+  # quadratic (5000 targets: 15 s)
+  | (reduce (.targets | to_entries[] | select(.value.id? | type == "string")) as $e
+      ({}; if has($e.value.id) then . else .[$e.value.id] = $e.key end)) as $first
+  | [.targets | to_entries[] | .key as $i | .value as $t | "targets[\($i)]" as $p |
     # the keys scripts/replicate.jq reads: a misspelt one was ignored
     ["arm", "baseline", "conditions", "config", "count_path", "id", "kind", "metric", "path", "per",
      "published", "source", "threads_per_pu", "unit", "workload"] as $known |
@@ -64,7 +69,9 @@ err=$(jq -r --arg f "$targets" '
     elif ($t.id | type) != "string" then bad("\($p).id"; "must be a string")
     # an id names the figure files and is quoted in gnuplot commands
     elif ($t.id | test("^[A-Za-z0-9_-][A-Za-z0-9._-]*$") | not) then bad("\($p).id"; "\($t.id | tojson): only letters, digits, \".\", \"_\" and \"-\", not first \".\"")
-    elif ($d.targets[:$i] | map(.id?) | index($t.id)) != null then bad("\($p).id"; "\($t.id | tojson) is already targets[\($d.targets[:$i] | map(.id?) | index($t.id))]")
+    # and names files: NAME_MAX leaves room for the suffixes
+    elif ($t.id | length) > 100 then bad("\($p).id"; "\($t.id[:32] | tojson)... is \($t.id | length) characters long, at most 100")
+    elif $first[$t.id] != $i then bad("\($p).id"; "\($t.id | tojson) is already targets[\($first[$t.id])]")
     elif ($t.conditions.threads? | count_or_null | not) then bad("\($p).conditions.threads"; "\($t.conditions.threads | tojson) is not a number > 0 or null")
     elif ($t.conditions.cpus? | count_or_null | not) then bad("\($p).conditions.cpus"; "\($t.conditions.cpus | tojson) is not a number > 0 or null")
     elif ($t.threads_per_pu | count_or_null | not) then bad("\($p).threads_per_pu"; "\($t.threads_per_pu | tojson) is not a number > 0 or null")
@@ -127,8 +134,21 @@ jq -r '
     (.differs[] | "  differs    \(.)"))' "$tmp/replicate.json" >"$tmp/replicate.txt"
 
 # One figure per target: the published value beside ours with its
-# interval, on a log axis around 1 for ratios (harness/report/gnuplot.c's terminals).
+# interval, on a log axis around 1 for ratios (harness/report/gnuplot.c's
+# terminals).  One gnuplot draws them all (a process per figure took 0.1 s
+# a target); when it fails, each figure is drawn alone to name the ones
+# that fail.
 mkdir -p "$tmp/fig"
+terms=("pngcairo size 480,320 noenhanced font 'Sans,10'|png"
+	"svg size 480,320 noenhanced font 'Sans,10' background rgb 'white'|svg")
+draw() { # draw ID: the gnuplot commands of its two images
+	local t
+	for t in "${terms[@]}"; do
+		printf "reset\nset terminal %s\nset output '%s.%s'\nload '%s.gp'\nunset output\n" \
+			"${t%|*}" "$1" "${t#*|}" "$1"
+	done
+}
+ids=()
 while IFS=$'\t' read -r id kind pub val lo hi; do
 	if [ -z "$pub$val" ]; then
 		echo "# no figure: neither a published nor a measured value" >"$tmp/fig/$id.dat"
@@ -145,13 +165,17 @@ while IFS=$'\t' read -r id kind pub val lo hi; do
 		fi
 		echo "plot '$id.dat' using 1:3:4:5 with yerrorbars pointtype 7 pointsize 1.5 notitle"
 	} >"$tmp/fig/$id.gp"
-	for t in "pngcairo size 480,320 noenhanced font 'Sans,10'|png" \
-		"svg size 480,320 noenhanced font 'Sans,10' background rgb 'white'|svg"; do
-		(cd "$tmp/fig" && gnuplot -e "set terminal ${t%|*}; set output '$id.${t#*|}'" "$id.gp") \
-			2>>"$tmp/fig/gnuplot.log" || echo "replicate: figure $id: gnuplot failed (see $out/fig/gnuplot.log)" >&2
-	done
+	ids+=("$id")
+	draw "$id" >>"$tmp/fig/all.gp"
 done < <(jq -r '.rows[] | [.id, .kind, (.published.ratio // .published.value // ""),
 	(.ours.ratio // .ours.value // ""), (.ours.ci95[0]? // ""), (.ours.ci95[1]? // "")] | @tsv' "$tmp/replicate.json")
+if [ "${#ids[@]}" -gt 0 ] && ! (cd "$tmp/fig" && gnuplot all.gp) 2>>"$tmp/fig/gnuplot.log"; then
+	for id in "${ids[@]}"; do
+		(cd "$tmp/fig" && draw "$id" | gnuplot) 2>>"$tmp/fig/gnuplot.log" ||
+			echo "replicate: figure $id: gnuplot failed (see $out/fig/gnuplot.log)" >&2
+	done
+fi
+rm -f "$tmp/fig/all.gp"
 
 # The page: the table with each target's figure.
 jq -r '

@@ -115,6 +115,25 @@ bad id-twice '.targets[1].id = .targets[0].id' 'targets[1].id: "gleixner-pre-1" 
 bad misspelt '.targets[0].publshed = .targets[0].published' 'targets[0].publshed: unknown key (known: arm, baseline,'
 bad threads '.targets[0].conditions.threads = "four"' 'targets[0].conditions.threads: "four" is not a number > 0 or null'
 bad tolerance '.load_tolerance_pct = -5' 'load_tolerance_pct: -5 is not a number >= 0'
+# An id names files: 300 characters failed at the first figure with "File
+# name too long" (exit 1, after the work).
+bad id-long '.targets[3].id = ("x" * 300)' 'targets[3].id: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"... is 300 characters long, at most 100'
+# Many targets: the checks are linear (5000, the last one bad, took 15 s),
+# and one gnuplot draws every figure (200 figures took 23 s).
+start=$(date +%s%N)
+bad many '.targets = [range(0; 5000) as $i | .targets[$i % (.targets | length)] | .id = "\(.id)-\($i)"] | .targets[-1].kind = "rate"' \
+	'targets[4999].kind: "rate" is not ratio or value'
+ms=$((($(date +%s%N) - start) / 1000000))
+check "replicate: ... 5000 targets checked in ${ms} ms (< 5 s)" test "$ms" -lt 5000
+jq '.targets = [range(0; 200) as $i | .targets[$i % (.targets | length)] | .id = "\(.id)-\($i)"]' "$targets" >"$TMP/t200.json"
+mkdir -p "$TMP/empty"
+start=$(date +%s%N)
+scripts/replicate.sh --targets "$TMP/t200.json" --results "$TMP/empty" --out "$TMP/r200" >/dev/null 2>"$TMP/err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+n=$(find "$TMP/r200/fig" -name '*.svg' -size +1k | wc -l)
+check "replicate: 200 targets reported in ${ms} ms (< 12 s), exit $rc, $n of $(jq '[.rows[] | select(.published.ratio // .published.value)] | length' "$TMP/r200/replicate.json") figures drawn" \
+	test "$rc" -eq 0 -a "$ms" -lt 12000 -a "$n" -eq "$(jq '[.rows[] | select(.published.ratio // .published.value)] | length' "$TMP/r200/replicate.json")"
 # Bad results and options: exit 2 naming them before anything is written
 # (before: a result that is not JSON, fails validate or is {} gave exit 0
 # and a report that said "not measured here"; --out naming a file ended in
