@@ -179,13 +179,13 @@ int question_check_runs(const struct question *q, const json_t *runs, const char
 	json_array_foreach(json_object_get(q->doc, "contrasts"), i, c) {
 		for (size_t a = 0; a < 2; a++) {
 			const json_t *arm = json_object_get(c, arms[a]);
-			json_t *sel = json_object();
 			const char *key;
-			json_t *v;
+			json_t *v, *sel;
 			int found = 0;
 
 			if (!arm)
 				continue; /* a reference instead of a control */
+			sel = json_object();
 			/* the meta a result is measured under is not known
 			 * before it runs: those keys are left out */
 			for (size_t s = 0; s < 2; s++)
