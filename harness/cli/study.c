@@ -238,8 +238,9 @@ static int load_files(struct cfg_ctx *c, struct study *st)
 	if (!json_object_get(st->root, "config"))
 		return cfg_fail(c, "config", "required: the suite config the study runs");
 	if (cfg_load(st->config, &s, err, sizeof(err)))
-		return cfg_fail(c, "config", "%s", err);
-	rc = check_baselines(c, &s, st->config, st->baselines);
+		rc = cfg_fail(c, "config", "%s", err);
+	else
+		rc = check_baselines(c, &s, st->config, st->baselines);
 	if (!rc && *st->question) {
 		/* the config's points as the results will name them */
 		json_t *runs = json_array();
