@@ -55,7 +55,12 @@ err=$(jq -r --arg f "$targets" '
   elif (.sources | type) != "object" then bad("sources"; "must be an object")
   elif (.targets | type) != "array" or (.targets | length) == 0 then bad("targets"; "must be a non-empty array")
   elif (.load_tolerance_pct | type) != "number" or .load_tolerance_pct < 0 then bad("load_tolerance_pct"; "\(.load_tolerance_pct | tojson) is not a number >= 0")
-  else . as $d | [.targets | to_entries[] | .key as $i | .value as $t | "targets[\($i)]" as $p |
+  else . as $d
+  # the first index of each id, once: a scan of the targets before each one was
+  # quadratic (5000 targets: 15 s)
+  | (reduce (.targets | to_entries[] | select(.value.id? | type == "string")) as $e
+      ({}; if has($e.value.id) then . else .[$e.value.id] = $e.key end)) as $first
+  | [.targets | to_entries[] | .key as $i | .value as $t | "targets[\($i)]" as $p |
     # the keys scripts/replicate.jq reads: a misspelt one was ignored
     ["about", "arm", "baseline", "conditions", "config", "control", "count_path", "id", "kind", "metric", "path", "per",
      "published", "source", "threads_per_pu", "unit", "workload"] as $known |
@@ -65,7 +70,9 @@ err=$(jq -r --arg f "$targets" '
     elif ($t.id | type) != "string" then bad("\($p).id"; "must be a string")
     # an id names the figure files and is quoted in gnuplot commands
     elif ($t.id | test("^[A-Za-z0-9_-][A-Za-z0-9._-]*$") | not) then bad("\($p).id"; "\($t.id | tojson): only letters, digits, \".\", \"_\" and \"-\", not first \".\"")
-    elif ($d.targets[:$i] | map(.id?) | index($t.id)) != null then bad("\($p).id"; "\($t.id | tojson) is already targets[\($d.targets[:$i] | map(.id?) | index($t.id))]")
+    # and names files: NAME_MAX leaves room for the suffixes
+    elif ($t.id | length) > 100 then bad("\($p).id"; "\($t.id[:32] | tojson)... is \($t.id | length) characters long, at most 100")
+    elif $first[$t.id] != $i then bad("\($p).id"; "\($t.id | tojson) is already targets[\($first[$t.id])]")
     elif ($t.conditions.threads? | count_or_null | not) then bad("\($p).conditions.threads"; "\($t.conditions.threads | tojson) is not a number > 0 or null")
     elif ($t.conditions.cpus? | count_or_null | not) then bad("\($p).conditions.cpus"; "\($t.conditions.cpus | tojson) is not a number > 0 or null")
     elif ($t.threads_per_pu | count_or_null | not) then bad("\($p).threads_per_pu"; "\($t.threads_per_pu | tojson) is not a number > 0 or null")
@@ -133,8 +140,21 @@ jq -r '
     (.differs[] | "  differs    \(.)"))' "$tmp/replicate.json" >"$tmp/replicate.txt"
 
 # One figure per target: the published value beside ours with its
-# interval, on a log axis around 1 for ratios (harness/report/gnuplot.c's terminals).
+# interval, on a log axis around 1 for ratios (harness/report/gnuplot.c's
+# terminals).  One gnuplot draws them all (a process per figure took 0.1 s
+# a target); when it fails, each figure is drawn alone to name the ones
+# that fail.
 mkdir -p "$tmp/fig"
+terms=("pngcairo size 480,320 noenhanced font 'Sans,10'|png"
+	"svg size 480,320 noenhanced font 'Sans,10' background rgb 'white'|svg")
+draw() { # draw ID: the gnuplot commands of its two images
+	local t
+	for t in "${terms[@]}"; do
+		printf "reset\nset terminal %s\nset output '%s.%s'\nload '%s.gp'\nunset output\n" \
+			"${t%|*}" "$1" "${t#*|}" "$1"
+	done
+}
+ids=()
 while IFS=$'\t' read -r id kind pub val lo hi; do
 	if [ -z "$pub$val" ]; then
 		echo "# no figure: neither a published nor a measured value" >"$tmp/fig/$id.dat"
@@ -151,13 +171,17 @@ while IFS=$'\t' read -r id kind pub val lo hi; do
 		fi
 		echo "plot '$id.dat' using 1:3:4:5 with yerrorbars pointtype 7 pointsize 1.5 notitle"
 	} >"$tmp/fig/$id.gp"
-	for t in "pngcairo size 480,320 noenhanced font 'Sans,10'|png" \
-		"svg size 480,320 noenhanced font 'Sans,10' background rgb 'white'|svg"; do
-		(cd "$tmp/fig" && gnuplot -e "set terminal ${t%|*}; set output '$id.${t#*|}'" "$id.gp") \
-			2>>"$tmp/fig/gnuplot.log" || echo "replicate: figure $id: gnuplot failed (see $out/fig/gnuplot.log)" >&2
-	done
+	ids+=("$id")
+	draw "$id" >>"$tmp/fig/all.gp"
 done < <(jq -r '.rows[] | [.id, .kind, (.published.ratio // .published.value // ""),
 	(.ours.ratio // .ours.value // ""), (.ours.ci95[0]? // ""), (.ours.ci95[1]? // "")] | @tsv' "$tmp/replicate.json")
+if [ "${#ids[@]}" -gt 0 ] && ! (cd "$tmp/fig" && gnuplot all.gp) 2>>"$tmp/fig/gnuplot.log"; then
+	for id in "${ids[@]}"; do
+		(cd "$tmp/fig" && draw "$id" | gnuplot) 2>>"$tmp/fig/gnuplot.log" ||
+			echo "replicate: figure $id: gnuplot failed (see $out/fig/gnuplot.log)" >&2
+	done
+fi
+rm -f "$tmp/fig/all.gp"
 
 # The page: the table with each target's figure.
 jq -r '
@@ -176,9 +200,20 @@ jq -r '
   "<h2>Sources</h2><ul>", (.sources | to_entries[] | "<li>\(.key | h): \(.value.who // "?" | h), \(.value.what | h); \(.value.where | h)</li>"), "</ul>",
   "</body></html>"' "$tmp/replicate.json" >"$tmp/index.html"
 
-# Everything at once: a partial report never replaces a whole one.
-mkdir -p "$out"
-rm -rf "$out/fig.new" && mv "$tmp/fig" "$out/fig.new" && rm -rf "$out/fig" && mv "$out/fig.new" "$out/fig"
-for f in replicate.json replicate.txt index.html; do mv "$tmp/$f" "$out/$f"; done
+# Everything at once: a partial report never replaces a whole one.  The
+# new report is copied whole beside the old one first (the copy is what a
+# full disk fails), then renamed into place on that file system.
+fail() { echo "replicate: $*" >&2; exit 1; }
+mkdir -p "$out" || fail "--out $out: cannot create it"
+stage=$(mktemp -d "$out/.new.XXXXXX") || fail "--out $out: cannot write in it"
+# shellcheck disable=SC2064 # $stage is fixed now
+trap "rm -rf '$tmp' '$stage'" EXIT
+cp -R "$tmp/fig" "$tmp/replicate.json" "$tmp/replicate.txt" "$tmp/index.html" "$stage/" 2>"$tmp/cperr" ||
+	fail "$out: the report was not written, the previous one is left as it was: $(tail -n 1 "$tmp/cperr")"
+if [ -e "$out/fig" ]; then mv "$out/fig" "$stage/fig.old" || fail "$out/fig: cannot replace it"; fi
+mv "$stage/fig" "$out/fig" || fail "$out/fig: cannot put the new figures in place"
+for f in replicate.json replicate.txt index.html; do
+	mv "$stage/$f" "$out/$f" || fail "$out/$f: cannot put it in place"
+done
 cat "$out/replicate.txt"
 echo "replicate: $out/index.html" >&2

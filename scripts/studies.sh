@@ -84,6 +84,12 @@ if [ "${#STUDIES[@]}" = 0 ]; then
 	for f in "$REPO"/configs/studies/*.json; do
 		[ -f "$f" ] || continue
 		f=${f##*/}
+		# a stray file (an editor's copy, a note) is no study: said, and
+		# the studies run without it
+		if ! [[ ${f%.json} =~ ^[a-z0-9][a-z0-9-]*$ ]]; then
+			echo "studies.sh: configs/studies/$f: not a study name (letters, digits, '-'): skipped" >&2
+			continue
+		fi
 		STUDIES+=("${f%.json}")
 	done
 fi

@@ -64,3 +64,19 @@ if runs "$TMP/fg.json" "$TMP/out/user.json" "${as_nobody[@]}"; then
 else
 	notok "flexguard: the unprivileged run failed: $(cat "$TMP/err")"
 fi
+
+# More lock threads than the program has slots (the threads key's 4096,
+# passed by "Nx", N up to 64, on more than 64 PUs): refused with the
+# count, not run with threads the detector never sees (before: ok beyond
+# 1024 threads, silently).  tests/unit/fgdetect.c watches slot 4095.
+pus=$("$SB" info --json | jq '.topology.pus // 0')
+if [ "$((pus * 64))" -le 4096 ]; then
+	ok "flexguard: more lock threads than 4096 # SKIP \"64x\" on $pus PUs is $((pus * 64))"
+else
+	printf '{"defaults": {"duration_s": 0.05, "warmup_s": 0, "repetitions": 1, "events": []},
+	  "runs": [{"lock": "flexguard", "detector": [1, 0], "threads": "64x"}]}' >"$TMP/fgmany.json"
+	runs "$TMP/fgmany.json" "$TMP/fgmany.out.json" || true
+	got=$(jq -r '[.results[] | "\(.status): \(.reason)"] | unique | join(" | ")' "$TMP/fgmany.out.json" 2>/dev/null)
+	asked=$(sed -n 's/^unsupported: flexguard serves at most 4096 lock threads, \([0-9]*\) asked$/\1/p' <<<"$got")
+	check "flexguard: 64 threads per PU ($pus PUs) is refused with the count ($got)" test "${asked:-0}" -gt 4096
+fi

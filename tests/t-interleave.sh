@@ -5,7 +5,8 @@
 # rounds are permutations of the arms still running, the windows really ran
 # in that order, the same seed gives the same order and another seed another
 # one, every arm gets all its repetitions, and an arm that crashes or hangs
-# fails alone while the others complete.
+# fails alone while the others complete, and a stop signal keeps every
+# window the arms completed.
 # shellcheck disable=SC2016 # $a, $i in single quotes are jq's
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +114,45 @@ if run "$SB" "$TMP/p.json" "$TMP/p.out.json"; then
 		jq -e '([.results[0:3][] | .id as $i | .repetitions[] | [.window_start_ns, $i]] | sort | map(.[1]))
 		       == (.results[0].interleave.rounds | flatten)' "$P"
 fi
+
+# A stop signal during a point keeps every window its arms completed:
+# each arm is "interrupted" with its repetitions and their summary, and
+# only the window in flight is dropped.  SIGINT to the process, and
+# SIGTERM to its process group (what a terminal's Ctrl-C does with
+# SIGINT: every arm gets it too).
+cat >"$TMP/sig.json" <<'CFG'
+{ "name": "interleave-signal", "interleave": true, "seed": 5,
+  "defaults": { "repetitions": 8, "duration_s": 0.3, "warmup_s": 0, "threads": 2, "events": [] },
+  "runs": [ { "workload": ["spin-tas", "futex", "spin-ticket"] } ] }
+CFG
+stopped() { # stopped SIGNAL STATUS GROUP
+	local out=$TMP/sig-$1.json pid t0 rc ms
+	if [ -n "$3" ]; then
+		setsid "$SB" run -c "$TMP/sig.json" -o "$out" -q >/dev/null 2>"$TMP/err" &
+	else
+		"$SB" run -c "$TMP/sig.json" -o "$out" -q >/dev/null 2>"$TMP/err" &
+	fi
+	pid=$!
+	sleep 2.5
+	t0=$(date +%s%N)
+	if [ -n "$3" ]; then kill "-$1" -- "-$pid"; else kill "-$1" "$pid"; fi
+	wait "$pid"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	check "interleave: SIG$1${3:+ to the group} during a point exits $2 (got $rc) within 1 s (${ms} ms)" \
+		test "$rc" -eq "$2" -a "$ms" -lt 1000
+	check "interleave: ... every arm interrupted with its completed windows and their summary ($(jq -c '[.results[] | [.status, (.repetitions | length)]]' "$out"))" \
+		jq -e '(.results | length) == 3 and all(.results[]; .status == "interrupted"
+		       and (.repetitions | length) >= 1 and .summary.ops_per_sec.mean > 0
+		       and (.reason | test("completed repetitions? kept")))' "$out"
+	check "interleave: ... only the window in flight dropped ($(jq -c '[([.results[].repetitions | length] | add), (.results[0].interleave.rounds | flatten | length)]' "$out"))" \
+		jq -e '([.results[].repetitions | length] | add) as $kept
+		       | (.results[0].interleave.rounds | flatten | length) as $turns
+		       | $kept == $turns or $kept == $turns - 1' "$out"
+	check "interleave: ... and the result validates" "$SB" validate "$out"
+}
+stopped INT 130
+stopped TERM 143 group
 
 # Bad values are refused before anything runs.
 bad() { # bad DESCRIPTION TOP-LEVEL-JSON MESSAGE-REGEX

@@ -72,6 +72,12 @@ check "out: ... the second exits 1 (got $rc2): \"$(cat "$TMP/err-slow")\"" \
 check "out: ... and the file is the first one's result (duration 0.05 s)" \
 	jq -e '.results[0].params.duration_s == 0.05' "$TMP/o/same.json"
 check "out: ... no temp file left" test -z "$(find "$TMP/o" -name '.*.tmp.*')"
+kept=$(sed -n 's/^slicebench: the result is kept in //p' "$TMP/err-slow")
+check "out: ... the second's measurements kept beside it, and named (${kept:-none})" \
+	test "$kept" = "$TMP/o/same.unsaved-$pid.json"
+check "out: ... that file is the second's whole result" \
+	jq -e '.results[0].params.duration_s == 1.5 and .results[0].status == "ok"' "$kept"
+rm -f "$kept"
 
 # Default names: three runs started together get three files.
 mkdir -p "$TMP/d"

@@ -61,6 +61,17 @@ want "compare --within pairs arms of the same command only (5 with 5, 7 with 7)"
 run json '{"defaults": {"repetitions": 1, "events": []},
  "runs": [{"workload": "program", "command": ["jq", "-n", "{a: {b: [1, 2.5]}}"], "metric_json": "a.b.1"}]}'
 want "metric_json: a dotted path with an index (2.5)" "$(q json '.results[0].summary.ops_per_sec.median')" = 2.5
+# Output after a NUL byte is read like the rest: the NUL ends a line.
+run nul '{"defaults": {"repetitions": 1, "events": [], "warmup_s": 0},
+ "runs": [{"workload": "program", "command": ["sh", "-c", "printf '"'"'junk\\0count 7\\nmore\\0'"'"'"], "metric": "^count ([0-9]+)$"}]}'
+want "metric: the value after a NUL byte is found (exit $rc, $(q nul '.results[0] | .status + " " + (.summary.ops_per_sec.median // .reason | tostring)'))" \
+	"$(q nul '.results[0].summary.ops_per_sec.median')" = 7
+# A server that exits at once served nothing: the repetition fails, named.
+run srvgone '{"defaults": {"repetitions": 1, "events": [], "warmup_s": 0},
+ "runs": [{"workload": "program", "server": ["sh", "-c", "echo gone >&2; exit 3"],
+           "command": ["sh", "-c", "sleep 0.3; echo 5"], "metric": "([0-9]+)"}]}'
+want "server: one that exits at once fails the run ($(q srvgone '.results[0] | .status + ": " + (.reason // "")'))" \
+	"$(q srvgone '.results[0].status')" = failed -a -n "$(q srvgone '.results[0].reason | select(test("^server sh exited with status 3 before the command (ran|ended): gone"))')"
 
 run last '{"defaults": {"repetitions": 1, "events": []},
  "runs": [{"workload": "program", "command": ["printf", "rate 1.5\\ninterim\\nrate 2e3\\n"], "metric": "^rate ([0-9.e+]+)$"},

@@ -75,6 +75,33 @@ check "replicate: the page has one figure per target" \
 	test "$(grep -o '<img src="fig/[a-z0-9-]*\.png"' "$TMP/res/replicate/index.html" | wc -l)" -eq "$(jq '.targets | length' "$targets")"
 check "replicate: the reproduced target's figure was drawn" test -s "$TMP/res/replicate/fig/gleixner-pre-1.png"
 
+# A disk that fills while the report is written: exit 1, the report that
+# was there is left whole (before: exit 0 with the new replicate.json and
+# index.html beside the old figures and an empty fig.new/).
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/fullr" && mount -t tmpfs -o size=4m tmpfs "$TMP/fullr" 2>/dev/null; then
+	cp -R "$TMP/res/replicate" "$TMP/fullr/rep"
+	echo old >"$TMP/fullr/rep/fig/gleixner-pre-1.png"
+	before=$(cd "$TMP/fullr/rep" && find . -type f -exec md5sum {} + | sort)
+	used=$(du -sk "$TMP/fullr" | cut -f1)
+	head -c $(((4096 - used - 8) * 1024)) /dev/zero >"$TMP/fullr/fill" 2>/dev/null
+	scripts/replicate.sh --results "$TMP/res" --out "$TMP/fullr/rep" >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "replicate: a full disk at the write exits 1 (got $rc): $(tail -n 1 "$TMP/err")" \
+		test "$rc" -eq 1 -a -n "$(grep 'previous one is left as it was' "$TMP/err")"
+	check "replicate: ... the previous report is left whole, nothing beside it" \
+		test "$(cd "$TMP/fullr/rep" && find . -type f -exec md5sum {} + | sort)" = "$before" \
+		-a "$(ls -A "$TMP/fullr/rep")" = "$(printf 'fig\nindex.html\nreplicate.json\nreplicate.txt')"
+	rm "$TMP/fullr/fill"
+	scripts/replicate.sh --results "$TMP/res" --out "$TMP/fullr/rep" >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "replicate: ... with room again it replaces the report whole (rc $rc)" \
+		test "$rc" -eq 0 -a "$(head -c 3 "$TMP/fullr/rep/fig/gleixner-pre-1.png")" != old \
+		-a "$(ls -A "$TMP/fullr/rep")" = "$(printf 'fig\nindex.html\nreplicate.json\nreplicate.txt')"
+	umount "$TMP/fullr"
+else
+	notok "replicate: full disk: needs root to mount a tmpfs; run make check as root"
+fi
+
 # Bad targets files: exit 2, the file and the key named, nothing written.
 bad() { # bad NAME JQ-EDIT EXPECTED-MESSAGE
 	jq "$2" "$targets" >"$TMP/$1.json"
@@ -100,6 +127,25 @@ bad id-twice '.targets[1].id = .targets[0].id' 'targets[1].id: "gleixner-pre-1" 
 bad misspelt '.targets[0].publshed = .targets[0].published' 'targets[0].publshed: unknown key (known: about, arm, baseline,'
 bad threads '.targets[0].conditions.threads = "four"' 'targets[0].conditions.threads: "four" is not a number > 0 or null'
 bad tolerance '.load_tolerance_pct = -5' 'load_tolerance_pct: -5 is not a number >= 0'
+# An id names files: 300 characters failed at the first figure with "File
+# name too long" (exit 1, after the work).
+bad id-long '.targets[3].id = ("x" * 300)' 'targets[3].id: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"... is 300 characters long, at most 100'
+# Many targets: the checks are linear (5000, the last one bad, took 15 s),
+# and one gnuplot draws every figure (200 figures took 23 s).
+start=$(date +%s%N)
+bad many '.targets = [range(0; 5000) as $i | .targets[$i % (.targets | length)] | .id = "\(.id)-\($i)"] | .targets[-1].kind = "rate"' \
+	'targets[4999].kind: "rate" is not ratio or value'
+ms=$((($(date +%s%N) - start) / 1000000))
+check "replicate: ... 5000 targets checked in ${ms} ms (< 5 s)" test "$ms" -lt 5000
+jq '.targets = [range(0; 200) as $i | .targets[$i % (.targets | length)] | .id = "\(.id)-\($i)"]' "$targets" >"$TMP/t200.json"
+mkdir -p "$TMP/empty"
+start=$(date +%s%N)
+scripts/replicate.sh --targets "$TMP/t200.json" --results "$TMP/empty" --out "$TMP/r200" >/dev/null 2>"$TMP/err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+n=$(find "$TMP/r200/fig" -name '*.svg' -size +1k | wc -l)
+check "replicate: 200 targets reported in ${ms} ms (< 12 s), exit $rc, $n of $(jq '[.rows[] | select(.published.ratio // .published.value)] | length' "$TMP/r200/replicate.json") figures drawn" \
+	test "$rc" -eq 0 -a "$ms" -lt 12000 -a "$n" -eq "$(jq '[.rows[] | select(.published.ratio // .published.value)] | length' "$TMP/r200/replicate.json")"
 # Bad results and options: exit 2 naming them before anything is written
 # (before: a result that is not JSON, fails validate or is {} gave exit 0
 # and a report that said "not measured here"; --out naming a file ended in

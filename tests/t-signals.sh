@@ -37,13 +37,19 @@ check "signals: SIGINT once the handler is armed exits 130 (got $rc) within 1 s 
 check "signals: ... and writes the results so far, marked interrupted" \
 	jq -e '.meta.interrupted.signal == 2 and .meta.interrupted.runs_planned == 2' "$TMP/early.json.out"
 
+# signalled CONFIG OUT SECONDS SIGNAL: a run given SIGNAL after SECONDS;
+# its exit status in rc.
+signalled() {
+	"$SB" run -c "$1" -o "$2" -q >/dev/null 2>"$TMP/err" &
+	local pid=$!
+	sleep "$3"
+	kill "-$4" "$pid"
+	wait "$pid"
+	rc=$?
+}
+
 # SIGHUP (a dropped ssh session): a stop like SIGTERM, results kept.
-"$SB" run -c "$TMP/two.json" -o "$TMP/hup.json" -q >/dev/null 2>"$TMP/err" &
-pid=$!
-sleep 1.2
-kill -HUP "$pid"
-wait "$pid"
-rc=$?
+signalled "$TMP/two.json" "$TMP/hup.json" 1.2 HUP
 check "signals: SIGHUP exits 129 (got $rc)" test "$rc" -eq 129
 check "signals: ... keeping the completed run" \
 	jq -e '[.results[].status] == ["ok", "interrupted"] and .meta.interrupted.name != null' "$TMP/hup.json"
@@ -95,3 +101,20 @@ JSON
 check "signals: timeout_s 0.3 is reported as 0.3 s: $(jq -r '.results[0].reason' "$TMP/tiny-out.json" 2>/dev/null)" \
 	jq -e '.results[0].reason | test("no result after 0.3 s")' "$TMP/tiny-out.json"
 check "signals: the result interrupted before its first run validates" "$SB" validate "$TMP/early.json.out"
+
+# A stop signal during a run of several repetitions keeps the ones it
+# completed, for a lock's run and a program's alike; the one in flight is
+# dropped.
+cat >"$TMP/reps.json" <<'JSON'
+{"defaults": {"repetitions": 8, "warmup_s": 0, "events": []},
+ "runs": [{"workload": "spin-tas", "duration_s": 0.3},
+          {"workload": "program", "command": ["sh", "-c", "sleep 0.3; echo 5"], "metric": "([0-9]+)"}]}
+JSON
+jq '.runs |= [.[1]]' "$TMP/reps.json" >"$TMP/reps-prog.json"
+for c in reps reps-prog; do
+	signalled "$TMP/$c.json" "$TMP/$c-out.json" 1.6 INT
+	# shellcheck disable=SC2016 # $rc is jq's
+	check "signals: SIGINT during the $c.json run's repetitions exits 130 (got $rc), keeping those completed ($(jq -c '[.results[-1] | .status, (.repetitions | length), .reason]' "$TMP/$c-out.json"))" \
+		jq -e --argjson rc "$rc" '$rc == 130 and (.results[-1] | .status == "interrupted" and (.repetitions | length) >= 2
+		       and (.repetitions | length) == .summary.ops_per_sec.n and (.reason | test("kept")))' "$TMP/$c-out.json"
+done

@@ -73,6 +73,14 @@ bad vm-host 'vm_args: the study does not run in the guest' \
 	"{$R, \"places\": [\"host\"], \"vm_args\": [\"--no-selftest\"]}"
 bad question 'question: configs/questions/nope.json.*No such file' "{$R, \"question\": \"configs/questions/nope.json\"}"
 bad tab 'description: must not contain tabs or newlines' "{$R, \"description\": \"a\\tb\"}"
+# A question whose contrasts ask for arms its config does not run.
+qt=$PWD/configs/replicate/targets.json
+jq --arg t "$qt" '.targets = $t | .contrasts[0].treatment = {"workload": "slice-adaptive"}' configs/questions/rostedt-2023.json >"$TMP/q-treat.json"
+bad question-treatment "question: $TMP/q-treat.json: contrasts\\[0\\]\\.treatment: no run of configs/rostedt-2023.json is \\{\"workload\":\"slice-adaptive\"\\}" \
+	"{$R, \"question\": \"$TMP/q-treat.json\"}"
+jq --arg t "$qt" '.targets = $t | .contrasts[0].control = {"workload": "spin-tas", "cs_ns": 12345}' configs/questions/rostedt-2023.json >"$TMP/q-ctl.json"
+bad question-control "question: $TMP/q-ctl.json: contrasts\\[0\\]\\.control: no run of configs/rostedt-2023.json is \\{\"cs_ns\":12345,\"workload\":\"spin-tas\"\\}" \
+	"{$R, \"question\": \"$TMP/q-ctl.json\"}"
 bad model-twice 'models\[1\]: name "lazy" is already models\[0\].s \(the result is NAME-vm-lazy.json; give one a "name"\)' \
 	"{$R, \"models\": [{\"preempt\": \"lazy\", \"variant\": \"rt\"}, {\"preempt\": \"lazy\"}]}"
 bad model-name 'models\[0\].name: "Rt_lazy" is not a name \(words of a-z and 0-9, each starting with a letter, joined by dashes\)' \
@@ -211,6 +219,16 @@ check "driver: vm_args vm.sh refuses: exit 2 ($rc)" test "$rc" -eq 2
 check "driver: ... with vm.sh's reason and the study file: $(tr '\n' ' ' <"$TMP/e")" \
 	grep -q 'studies.sh: configs/studies/syscall-vs-atomic.json: refused by scripts/vm.sh' "$TMP/e"
 check "driver: ... no boot, nothing written" test ! -s "$TMP/boots" -a ! -e "$TMP/o"
+# A stray file in configs/studies/ is skipped, named, and blocks nothing.
+"$T/scripts/studies.sh" --plan --host-only --out "$TMP/o" >"$TMP/nostray" 2>/dev/null
+cp configs/studies/rostedt-2023.json "$T/configs/studies/Copy of rostedt.json"
+rc=0
+"$T/scripts/studies.sh" --plan --host-only --out "$TMP/o" >"$TMP/stray" 2>"$TMP/e" || rc=$?
+check "driver: a stray file in configs/studies/: exit 0 ($rc), named: $(head -1 "$TMP/e")" \
+	grep -qx "studies.sh: configs/studies/Copy of rostedt.json: not a study name (letters, digits, '-'): skipped" "$TMP/e"
+check "driver: ... every study planned as without it ($(grep -c '^report [a-z0-9-]*: build/slicebench plot' "$TMP/stray") plots)" \
+	cmp -s "$TMP/stray" "$TMP/nostray"
+rm "$T/configs/studies/Copy of rostedt.json"
 rc=0
 "$T/scripts/studies.sh" --plan --only nosuch --out "$TMP/o" >/dev/null 2>"$TMP/e" || rc=$?
 check "driver: an unknown study: exit 2 ($rc), $(cat "$TMP/e")" \

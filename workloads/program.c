@@ -31,6 +31,7 @@
 #include "../harness/os/counters.h"
 #include "../harness/os/reap.h"
 #include "../harness/lib/resset.h"
+#include "../harness/os/signals.h"
 #include "../harness/lib/stats.h"
 #include "../harness/os/timing.h"
 #include "../harness/os/topo.h"
@@ -216,7 +217,7 @@ static void hogs_start(struct hogs *h, struct hog_arg *a, const int *cpus, unsig
 	for (unsigned i = 0; h->tid && i < h->n; i++) {
 		a[i].h = h;
 		a[i].cpu = ncpu ? cpus[i % ncpu] : -1;
-		if (pthread_create(&h->tid[i], NULL, hog, &a[i]))
+		if (sig_thread_create(&h->tid[i], hog, &a[i]))
 			h->n = i;
 	}
 }
@@ -313,6 +314,7 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	struct hogs h = { .n = (unsigned)p.noise };
 	struct hog_arg *ha = calloc(h.n + 1, sizeof(*ha));
 	const char *st = rs_name(RS_OK);
+	int cut = 0; /* a stop signal came during a repetition */
 
 	/* Prepared: an interleaved arm waits for its turns from here on. */
 	if (t)
@@ -320,7 +322,13 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	for (unsigned k = 0; k < nrep && rs_is(st, RS_OK); k++) {
 		struct ps_result r;
 
-		if (t && t->turn(t->g)) {
+		int turn = t && !sig_pending() ? t->turn(t->g) : 0;
+
+		if (sig_pending()) {
+			st = rs_name(RS_INTERRUPTED);
+			break;
+		}
+		if (turn) {
 			st = rs_name(RS_FAILED);
 			snprintf(err, sizeof(err), "interleave: the parent gave no more turns");
 			break;
@@ -336,6 +344,16 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 		/* a daemon the command forked, a child of a server it stopped:
 		 * gone before the next repetition, and counted */
 		int left = reap_orphans();
+
+		if (sig_pending()) {
+			/* stopped: the repetition in flight is dropped, the
+			 * completed ones are the result */
+			hogs_stop(&h);
+			ps_result_free(&r);
+			st = rs_name(RS_INTERRUPTED);
+			cut = 1;
+			break;
+		}
 
 		rseq_stats_read(&rs1);
 		hogs_stop(&h);
@@ -393,6 +411,16 @@ static json_t *prog_run(const struct workload_ops *ops, const json_t *params,
 	if (rs_is(st, RS_OK)) {
 		status(res, rs_name(RS_OK), NULL);
 		res_set(res, fld_r_summary, summary(&pp, &acc, nrep, job.lib != NULL));
+	} else if (rs_is(st, RS_INTERRUPTED)) {
+		size_t n = json_array_size(reps);
+
+		snprintf(err, sizeof(err),
+			 "stopped by signal %d (%s) during the run: %zu completed repetition%s kept%s",
+			 sig_pending(), strsignal(sig_pending()), n, n == 1 ? "" : "s",
+			 cut ? ", the one in flight dropped" : "");
+		status(res, st, err);
+		if (n)
+			res_set(res, fld_r_summary, summary(&pp, &acc, (unsigned)n, job.lib != NULL));
 	} else {
 		status(res, st, err);
 	}

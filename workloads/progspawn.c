@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../harness/os/signals.h"
 #include "../harness/os/timing.h"
 #include "../harness/os/topo.h"
 #include "../harness/lib/status.h"
@@ -288,9 +289,15 @@ static char *slurp(const char *path)
 		n += got;
 	} while (got);
 	fclose(f);
-	if (buf)
-		buf[n] = 0;
-	return buf ? buf : strdup("");
+	if (!buf)
+		return strdup("");
+	/* A NUL byte would end the text for the metric and the reason: it
+	 * counts as a line end, so what follows it is read too. */
+	for (size_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = '\n';
+	buf[n] = 0;
+	return buf;
 }
 
 /* The last non-empty line of a file, for a failure's reason. */
@@ -345,7 +352,11 @@ int ps_rep(const struct ps_job *j, double warmup_s, struct ps_result *r, char *e
 			snprintf(err, len, "fork for the server: %s", strerror(errno));
 			return -1;
 		}
-		tm_sleep_ns((uint64_t)(warmup_s * 1e9));
+		if (sig_sleep_ns((uint64_t)(warmup_s * 1e9))) {
+			snprintf(err, len, "stopped by a signal");
+			stop(srv);
+			return -1;
+		}
 		if (waitpid(srv, &st, WNOHANG) == srv) {
 			last_line(serr, line, sizeof(line));
 			srv = 0;
@@ -364,6 +375,15 @@ int ps_rep(const struct ps_job *j, double warmup_s, struct ps_result *r, char *e
 	}
 	r->wall_s = (double)(tm_now_ns() - t0) / 1e9;
 	r->exit_status = status_of(st);
+	/* A server that ended by itself served nothing (it exited at once,
+	 * or crashed while the command ran): the repetition measured
+	 * something else. */
+	if (srv && waitpid(srv, &sst, WNOHANG) == srv) {
+		last_line(serr, line, sizeof(line));
+		snprintf(err, len, "server %s exited with status %d before the command ended: %s",
+			 j->srv[0], status_of(sst), line);
+		return -1;
+	}
 	sst = srv ? stop(srv) : 0;
 
 	r->out = slurp(out);
@@ -412,7 +432,7 @@ void ps_result_free(struct ps_result *r)
 void ps_free(struct ps_job *j)
 {
 	static const char *const files[] = { "command.out", "command.err", "server.out",
-					     "server.err", "stats.json" };
+					     "server.err", "stats.json", "stats.json.lock" };
 	char path[128];
 
 	for (size_t i = 0; j->dir[0] && i < sizeof(files) / sizeof(files[0]); i++) {

@@ -16,6 +16,7 @@
 #include "../engine/results.h"
 #include "../engine/suite.h"
 #include "../os/signals.h"
+#include "../lib/txtshow.h"
 #include "../os/slice.h"
 #include "ready.h"
 #include "runflags.h"
@@ -106,7 +107,7 @@ static const char *param_str(const json_t *p, const char *k, char *buf, size_t l
 
 /* The table of a run, under the line that says whether the extension ran
  * and why not: a reason said there is not said again in a row. */
-static void print_table(const json_t *doc)
+static void print_table(FILE *f, const json_t *doc)
 {
 	const json_t *results = json_object_get(doc, "results");
 	char ext[2048];
@@ -114,8 +115,8 @@ static void print_table(const json_t *doc)
 	json_t *r;
 
 	ext_state_line(doc, ext, sizeof(ext));
-	printf("%s\n", ext);
-	printf("%-18s %7s %6s %-24s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
+	fprintf(f, "%s\n", ext);
+	fprintf(f, "%-18s %7s %6s %-24s %14s %9s %10s %6s  %s\n", "workload", "threads", "cs_ns",
 	       "pin (+noise threads)", "ops/s", "+-95%", "p99 hold", "jain", "status");
 	json_array_foreach(results, i, r) {
 		const json_t *p = json_object_get(r, fld_r_params);
@@ -138,13 +139,13 @@ static void print_table(const json_t *doc)
 
 		snprintf(pin, sizeof(pin), noise > 0 ? "%s +noise:%lld" : "%s",
 			 json_string_value(json_object_get(p, "pin")), (long long)noise);
-		printf("%-18s %7s %6s %-24s ", json_string_value(json_object_get(r, fld_r_workload)),
+		fprintf(f, "%-18s %7s %6s %-24s ", json_string_value(json_object_get(r, fld_r_workload)),
 		       nth, param_str(p, "cs_ns", cs, sizeof(cs)), pin);
 		if (o) {
 			double mean = json_number_value(json_object_get(o, fld_key(fld_s_ops_mean)));
 			double hi = json_number_value(json_object_get(o, fld_key(fld_s_ops_ci95_hi)));
 
-			printf("%14.0f %8.1f%% %8lldns %6.3f  %s\n", mean,
+			fprintf(f, "%14.0f %8.1f%% %8lldns %6.3f  %s\n", mean,
 			       mean > 0 ? 100.0 * (hi - mean) / mean : 0.0,
 			       (long long)json_integer_value(
 				       json_object_get(json_object_get(s, fld_key(fld_s_hold)),
@@ -162,10 +163,14 @@ static void print_table(const json_t *doc)
 				if (ow && !strcmp(ow, why))
 					break;
 			}
+			char *shown = why ? txt_term(why) : NULL;
+
 			if (why && (k < i || strstr(ext, why)))
-				printf("%14s %9s %10s %6s  %s (as above)\n", "-", "-", "-", "-", st);
+				fprintf(f, "%14s %9s %10s %6s  %s (as above)\n", "-", "-", "-", "-", st);
 			else
-				printf("%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st, why);
+				fprintf(f, "%14s %9s %10s %6s  %s: %s\n", "-", "-", "-", "-", st,
+					shown ? shown : "(no reason given)");
+			free(shown);
 		}
 	}
 }
@@ -321,12 +326,26 @@ static int run_write(struct run_args *a, const json_t *doc, int sig)
 	       a->seq && a->seq < MAX_DEFAULT_SEQ)
 		res_default_path(doc, ++a->seq, a->defpath, sizeof(a->defpath));
 	if (wrc) {
+		char where[4096];
+		int k = res_keep(a->out, doc, where, sizeof(where));
+
 		fprintf(stderr, "slicebench: %s\n", err);
+		/* The measurements are not lost with the file: the table, and
+		 * where the whole result went. */
+		print_table(k == 1 ? stderr : stdout, doc);
+		if (k < 0)
+			fprintf(stderr, "slicebench: the result could not be kept anywhere: %s\n",
+				strerror(errno));
+		else if (k)
+			fprintf(stderr, "slicebench: no file could take the result: it is on "
+					"stdout, one line of JSON\n");
+		else
+			fprintf(stderr, "slicebench: the result is kept in %s\n", where);
 		return 1;
 	}
 	/* Interrupted: the summary so far is printed even with --quiet. */
 	if (!a->quiet || sig) {
-		print_table(doc);
+		print_table(stdout, doc);
 		fprintf(stderr, "%s%s\n", sig ? "interrupted; results so far in " : "wrote ",
 			a->out);
 	}

@@ -241,12 +241,22 @@ static int load_files(struct cfg_ctx *c, struct study *st)
 		rc = cfg_fail(c, "config", "%s", err);
 	else
 		rc = check_baselines(c, &s, st->config, st->baselines);
+	if (!rc && *st->question) {
+		/* the config's points as the results will name them */
+		json_t *runs = json_array();
+
+		for (size_t i = 0; i < s.nruns; i++)
+			json_array_append_new(runs, json_pack("{s:s,s:O}", "workload",
+							      s.runs[i].ops->name, "params",
+							      s.runs[i].params));
+		if (question_load(st->question, &q, err, sizeof(err)))
+			rc = cfg_fail(c, "question", "%s", err);
+		else if (question_check_runs(&q, runs, st->config, err, sizeof(err)))
+			rc = cfg_fail(c, "question", "%s: %s", st->question, err);
+		json_decref(runs);
+		question_free(&q);
+	}
 	cfg_free(&s);
-	if (rc || !*st->question)
-		return rc;
-	if (question_load(st->question, &q, err, sizeof(err)))
-		rc = cfg_fail(c, "question", "%s", err);
-	question_free(&q);
 	return rc;
 }
 

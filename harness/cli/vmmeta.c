@@ -243,8 +243,15 @@ int cmd_vmmeta(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	c = res_write(h.out, h.force, doc, err, sizeof(err));
-	json_decref(doc);
-	if (c)
+	if (c) {
+		char where[4096];
+		int k = res_keep(h.out, doc, where, sizeof(where));
+
 		fprintf(stderr, "slicebench vmmeta: %s\n", err);
+		if (k >= 0)
+			fprintf(stderr, "slicebench vmmeta: the result is kept in %s\n",
+				k ? "stdout, one line of JSON" : where);
+	}
+	json_decref(doc);
 	return c ? 1 : 0;
 }

@@ -97,6 +97,9 @@ struct wl_lock {
 	 * each handoff may wait for the next thread's time slice (ticket:
 	 * 73 ops/s at 2 threads per PU against 260 k at one in quick.json). */
 	int fifo;
+	/* The most lock threads it can serve (a table of one slot per
+	 * thread); 0: any number.  A run of more is "unsupported". */
+	unsigned max_threads;
 	/* NULL hooks are skipped by the harness.  init returns 0, or -errno
 	 * with the reason in err; -EOPNOTSUPP when this machine cannot run
 	 * the lock (a kernel feature or a privilege it lacks): the run is then

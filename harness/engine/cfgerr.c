@@ -3,9 +3,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../lib/regfile.h"
+#include "../lib/txtshow.h"
 
 int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
 {
@@ -15,7 +17,13 @@ int cfg_fail(struct cfg_ctx *c, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(c->err, c->len, "%s: %s: %s", c->file, path, msg);
+	/* The key path and the value come from the file: no control byte of
+	 * theirs reaches the terminal (txtshow.h). */
+	char *sp = txt_term(path), *sm = txt_term(msg);
+
+	snprintf(c->err, c->len, "%s: %s: %s", c->file, sp ? sp : path, sm ? sm : msg);
+	free(sp);
+	free(sm);
 	return -1;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/policy.h"
+#include "../lib/txtshow.h"
 
 static void known_workloads(char *buf, size_t len)
 {
@@ -303,10 +304,13 @@ static void key_path(char *buf, size_t len, const json_t *run, size_t idx, const
 		     const json_t *defs)
 {
 	const char *label = json_string_value(json_object_get(run, "label"));
-	char lb[160] = "";
+	char lb[160] = "", shown[136];
 
-	if (label)
-		snprintf(lb, sizeof(lb), "label \"%.120s\"", label);
+	/* as given, but never a control byte to the terminal */
+	if (label) {
+		txt_show(label, strlen(label), shown, sizeof(shown));
+		snprintf(lb, sizeof(lb), "label \"%s\"", shown);
+	}
 	if (json_object_get(run, key) || !json_object_get(defs, key))
 		snprintf(buf, len, "runs[%zu].%s%s%s%s", idx, key, *lb ? " (" : "", lb,
 			 *lb ? ")" : "");

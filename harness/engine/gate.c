@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../os/signals.h"
+
 static void say(const struct il_gate *g, char c)
 {
 	/* Unanswerable: the parent is gone, and PR_SET_PDEATHSIG ends us. */
@@ -27,8 +29,11 @@ int il_turn(const struct il_gate *g)
 
 	if (!g)
 		return 0;
-	while ((r = read(g->go_fd, &c, 1)) < 0 && errno == EINTR)
+	while ((r = read(g->go_fd, &c, 1)) < 0 && errno == EINTR && !sig_pending())
 		;
+	/* A stop signal, before the turn or with the pipe closed after it. */
+	if (r != 1 && sig_pending())
+		return IL_TURN_SIGNAL;
 	return r != 1 ? -1 : c == IL_STOP_CHECK ? 1 : c == IL_STOP_OWN ? 2 : 0;
 }
 

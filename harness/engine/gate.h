@@ -20,10 +20,14 @@ enum { IL_READY = 'r', IL_GO = 'g', IL_STOP_CHECK = 's', IL_STOP_OWN = 't' };
  * pair decides), or it takes no further turn (IL_LAST). */
 enum il_answer { IL_MORE = 'm', IL_DONE = 'd', IL_LAST = 'l' };
 
+/* il_turn's answer when a stop signal ended the arm's turns. */
+enum { IL_TURN_SIGNAL = 3 };
+
 /* Child side; each is a no-op for a NULL g.  il_ready: set up, waiting
  * for turns.  il_turn: blocks until the arm's next turn; 0, or when the
  * parent ends the arm 1 (its A/A check is decided) or 2 (its own rule is
- * met and no check holds it), -1 when it gives none.
+ * met and no check holds it), IL_TURN_SIGNAL when a stop signal came
+ * (the arm reports what it measured), -1 when it gives none.
  * il_turn_done: the repetition is over, with its ops/s (0 for a window
  * with no operation: the A/A check keeps it). */
 void il_ready(const struct il_gate *g);

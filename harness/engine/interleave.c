@@ -114,6 +114,9 @@ static void close_ends(struct il_arm *a)
  * result, or the reason it has none. */
 static void arm_finish(struct il_arm *a)
 {
+	/* Told before its go pipe closes: a stopped arm reports its windows
+	 * (isolate.h), it does not take the closed pipe for a failure. */
+	iso_stop(a->pid);
 	close_ends(a);
 	iso_watch_resume(&a->w);
 	a->res = iso_collect(a->run, a->pid, a->out, &a->w, a->limit);
@@ -442,7 +445,12 @@ void il_run_point(struct il_order *o, const struct cfg_suite *s, size_t first, j
 			json_array_append_new(rounds, round_run(o, arms, n, ord));
 			checks_decide(arms, n);
 		}
-		/* Stopped by a signal: the arms still in flight are interrupted. */
+		/* Stopped by a signal: the arms still in flight are interrupted,
+		 * each with the windows it completed; told all at once, they
+		 * end together. */
+		for (size_t j = 0; j < n; j++)
+			if (!arms[j].res)
+				iso_stop(arms[j].pid);
 		for (size_t j = 0; j < n; j++)
 			if (!arms[j].res)
 				arms[j].res = arms[j].pid > 0 ? (arm_finish(&arms[j]), arms[j].res)

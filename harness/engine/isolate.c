@@ -27,6 +27,9 @@
  * noise (a loaded 2-CPU machine wakes a poller within milliseconds). */
 #define STALL_SLACK_NS 500000000ull
 #define POLL_SLICE_NS 1000000000ull
+/* A stopped run ends its window and reports within this (measured: a few
+ * ms); past it, it is killed and marked interrupted without its windows. */
+#define STOP_GRACE_NS 3000000000ull
 
 double iso_planned_s(const struct run_params *p)
 {
@@ -67,6 +70,10 @@ void iso_child(const struct cfg_run *run, int fd, pid_t parent, const struct il_
 	 * getppid check covers a parent that died before the prctl. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(4);
+	/* A stop signal (Ctrl-C reaches the whole process group, or the
+	 * parent passes its own on: iso_stop) ends the run after its last
+	 * complete window, which it reports. */
+	sig_install_child();
 	/* What a run's programs leave is re-parented here, where the
 	 * workload kills it after each repetition (reap.h). */
 	reap_become();
@@ -137,6 +144,50 @@ int iso_wait(struct iso_watch *w, int fd)
 	}
 }
 
+/* What the child wrote, appended to buf: 1 while it may write more, 0 at
+ * its end. */
+static int take(int fd, char **buf, size_t *len, size_t *cap)
+{
+	if (*cap - *len < 65536) {
+		*cap = *cap ? *cap * 2 : 1 << 20;
+		if (!(*buf = realloc(*buf, *cap)))
+			abort();
+	}
+	ssize_t r = read(fd, *buf + *len, *cap - *len - 1);
+
+	if (r < 0 && errno == EINTR)
+		return 1;
+	if (r <= 0)
+		return 0;
+	*len += (size_t)r;
+	return 1;
+}
+
+void iso_stop(pid_t pid)
+{
+	if (pid > 0 && sig_pending())
+		kill(pid, sig_pending());
+}
+
+/* Stopped by a signal: the child ends its window and writes what it
+ * measured; it has STOP_GRACE_NS to do so (a second signal ends the
+ * parent, and the child with it, at once). */
+static void take_stopped(pid_t pid, int fd, char **buf, size_t *len, size_t *cap)
+{
+	uint64_t end = tm_now_ns() + STOP_GRACE_NS, now;
+
+	iso_stop(pid);
+	while ((now = tm_now_ns()) < end) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int n = poll(&pfd, 1, (int)((end - now) / 1000000) + 1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || !take(fd, buf, len, cap))
+			break;
+	}
+}
+
 json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_watch *w,
 		    double limit)
 {
@@ -144,23 +195,12 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 	size_t len = 0, cap = 0;
 	int timed_out, interrupted, n;
 
-	while ((n = iso_wait(w, fd)) > 0) {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		ssize_t r = read(fd, buf + len, cap - len - 1);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
+	while ((n = iso_wait(w, fd)) > 0 && take(fd, &buf, &len, &cap))
+		;
 	timed_out = !n;
 	interrupted = sig_pending() && !timed_out;
+	if (interrupted)
+		take_stopped(pid, fd, &buf, &len, &cap);
 	close(fd);
 	/* SIGKILL: the workers may be spinning on a lock; nothing of theirs
 	 * needs cleaning, the parent restores the system settings. */
@@ -177,8 +217,13 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 	int left = reap_orphans();
 	json_t *res = NULL;
 
-	if (interrupted)
+	/* Interrupted: the windows the child completed, or the mark alone
+	 * when it had none to give in time. */
+	if (interrupted && (WIFSIGNALED(st) || WEXITSTATUS(st) || !buf ||
+			    !(res = json_loadb(buf, len, 0, NULL))))
 		res = iso_interrupted(run);
+	else if (interrupted)
+		;
 	else if (timed_out)
 		res = failed(run, "watchdog: no result after %g s (timeout_s), run killed",
 			     limit);

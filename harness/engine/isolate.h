@@ -38,9 +38,13 @@ void iso_watch_resume(struct iso_watch *w);
  * signal is pending (-1). */
 int iso_wait(struct iso_watch *w, int fd);
 /* Reads the child's result from fd to its end, reaps pid and returns the
- * result or a failed/interrupted one (limit: the timeout_s it names). */
+ * result or a failed/interrupted one (limit: the timeout_s it names).
+ * Under a stop signal the child is given it (iso_stop) and a few seconds
+ * to report the windows it completed. */
 json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_watch *w,
 		    double limit);
+/* Passes the pending stop signal on to a run's child (none: nothing). */
+void iso_stop(pid_t pid);
 /* A result without a child: "interrupted" by the pending signal, or the
  * status and reason given. */
 json_t *iso_interrupted(const struct cfg_run *run);

@@ -18,6 +18,13 @@ int res_meta_set(json_t *doc, const char *assignment, char *err, size_t len);
  * Without force an existing path is never replaced: -1 with errno EEXIST
  * (outpath.h has the whole policy). */
 int res_write(const char *path, int force, const json_t *doc, char *err, size_t len);
+/* The write to path failed late (a full disk, a read-only remount,
+ * another writer took the path): the measurements go to a new file beside
+ * it (BASE.unsaved-PID.json), else to one in $TMPDIR or /tmp
+ * (slicebench-BASE.unsaved-PID.json), else to stdout as one line of JSON.
+ * 0 with the file in where, 1 for stdout, -1 when nothing could take
+ * them. */
+int res_keep(const char *path, const json_t *doc, char *where, size_t len);
 /* Before a suite starts: the output must be a new path or (with force) a
  * regular file, and its directory must take a file, so an hour of runs is
  * not lost at the end. */

@@ -21,6 +21,8 @@
 #include "../os/counters.h"
 #include "drift.h"
 #include "../os/holdtrace.h"
+#include "../lib/status.h"
+#include "../os/signals.h"
 #include "gate.h"
 #include "../core/policy.h"
 #include "../os/slicetrace.h"
@@ -110,6 +112,13 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 	r->total = total; /* from here on rep_free() may walk the workers */
 	atomic_store(&r->sh.phase, phase);
 	key_bind(ops->lock->keys, params, r->lock);
+	if (ops->lock->max_threads && r->n > ops->lock->max_threads) {
+		snprintf(r->err, sizeof(r->err), "%s serves at most %u lock threads, %u asked",
+			 ops->lock->name, ops->lock->max_threads, r->n);
+		r->unsupported = 1;
+		free(cpu);
+		return -1;
+	}
 	if (ops->lock->init && (rc = ops->lock->init(r->lock, r->err, sizeof(r->err)))) {
 		r->unsupported = rc == -EOPNOTSUPP;
 		free(cpu);
@@ -185,7 +194,7 @@ static int rep_start(struct rep *r, const struct workload_ops *ops, const struct
 	}
 	free(cpu);
 	for (; r->started < total; r->started++) {
-		int rc = pthread_create(&r->tid[r->started], NULL, rep_worker, &r->w[r->started]);
+		int rc = sig_thread_create(&r->tid[r->started], rep_worker, &r->w[r->started]);
 
 		if (rc) {
 			snprintf(r->err, sizeof(r->err), "pthread_create of thread %u: %s",
@@ -399,6 +408,9 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 	json_t *res = json_object(), *reps = json_array();
 	unsigned nrep = autorep_cap(p), ndone = 0;
 	int by_check = 0; /* the parent ended the arm: its A/A check is decided */
+	/* A stop signal: the completed windows are the result (2: one was
+	 * in flight). */
+	int stopped = 0;
 	double dur = p->duration_s, warm = p->warmup_s;
 	double *opss = calloc(nrep, sizeof(*opss)), *jain = calloc(nrep, sizeof(*jain));
 	struct run_acc *acc = calloc(1, sizeof(*acc));
@@ -431,8 +443,12 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 	for (unsigned k = 0; k < nrep; k++) {
 		const char *why;
 
-		int turn = il_turn(g);
+		int turn = sig_pending() ? IL_TURN_SIGNAL : il_turn(g);
 
+		if (turn == IL_TURN_SIGNAL) {
+			stopped = 1;
+			break;
+		}
 		if (turn > 0) {
 			by_check = turn == 1;
 			break;
@@ -463,7 +479,9 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		}
 		struct rseq_stats rs0, rs1;
 
-		tm_sleep_ns((uint64_t)(warm * 1e9));
+		/* A stop signal cuts the window short: it is ended as usual,
+		 * then dropped. */
+		int cut = sig_sleep_ns((uint64_t)(warm * 1e9));
 		/* The trace window holds the stats window: sgrant and the traced
 		 * arms differ only by grants at the edges. */
 		slicetrace_begin(tr);
@@ -472,7 +490,8 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		uint64_t t0 = tm_now_ns();
 
 		atomic_store(&rp->sh.phase, PH_MEASURE);
-		tm_sleep_ns((uint64_t)(dur * 1e9));
+		if (!cut)
+			cut = sig_sleep_ns((uint64_t)(dur * 1e9));
 		atomic_store(&rp->sh.phase, PH_STOP);
 		uint64_t t1 = tm_now_ns();
 
@@ -485,6 +504,12 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 			slicetrace_close(tr);
 			holdtrace_close(ht);
 			return res; /* stuck threads still use *rp: leaked, _exit ends them */
+		}
+		if (cut) {
+			json_decref(tj);
+			rep_free(rp);
+			stopped = 2;
+			break;
 		}
 		if (!k) {
 			res_set(res, fld_r_rseq_reg, rep_registration(rp));
@@ -531,7 +556,19 @@ json_t *runner_run_gated(const struct workload_ops *ops, const json_t *params,
 		if (last)
 			break;
 	}
-	status_result(res, "ok", NULL);
+	if (stopped) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg),
+			 "stopped by signal %d (%s) during the run: %u completed repetition%s kept%s",
+			 sig_pending(), strsignal(sig_pending()), ndone, ndone == 1 ? "" : "s",
+			 stopped > 1 ? ", the one in flight dropped" : "");
+		status_result(res, rs_name(RS_INTERRUPTED), msg);
+		if (!ndone)
+			goto out;
+	} else {
+		status_result(res, "ok", NULL);
+	}
 	res_set(res, fld_r_summary, summary_json(ops, acc, opss, jain, ndone));
 	drift_summary(res);
 	json_t *au = autorep_json(p, opss, ndone, by_check);

@@ -14,6 +14,7 @@
 #include "../os/counters.h"
 #include "../os/reap.h"
 #include "../os/signals.h"
+#include "../lib/txtshow.h"
 #include "../os/timing.h"
 
 struct suite_state {
@@ -109,7 +110,12 @@ static void add_result(struct suite_state *st, size_t i, json_t *r)
 			return;
 		}
 	}
-	fprintf(stderr, "        %s: %s\n", status, why ? why : "(no reason given)");
+	/* a program's stderr may end the reason: no control byte reaches
+	 * the terminal */
+	char *shown = why ? txt_term(why) : NULL;
+
+	fprintf(stderr, "        %s: %s\n", status, shown ? shown : "(no reason given)");
+	free(shown);
 }
 
 static void run_all(struct suite_state *st)

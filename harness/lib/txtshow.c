@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t txt_utf8_bad(const char *s, size_t n)
@@ -34,6 +35,13 @@ size_t txt_utf8_bad(const char *s, size_t n)
 	return n;
 }
 
+/* A C1 control (U+0080..U+009F, CSI is U+009B) at s: a terminal acts on
+ * it as on its ESC form. */
+static int is_c1(const char *s, size_t n)
+{
+	return n >= 2 && (unsigned char)s[0] == 0xc2 && (unsigned char)s[1] <= 0x9f;
+}
+
 void txt_show(const char *s, size_t n, char *buf, size_t len)
 {
 	size_t o = 0, i = 0;
@@ -42,7 +50,7 @@ void txt_show(const char *s, size_t n, char *buf, size_t len)
 		return;
 	while (i < n && o + 8 < len) {
 		unsigned char c = (unsigned char)s[i];
-		size_t ok = c >= 0x80 ? txt_utf8_bad(s + i, n - i) : 0;
+		size_t ok = c >= 0x80 && !is_c1(s + i, n - i) ? txt_utf8_bad(s + i, n - i) : 0;
 
 		if (c >= 0x80 && ok) { /* a valid run of UTF-8: as is */
 			size_t take = 1;
@@ -67,4 +75,36 @@ void txt_show(const char *s, size_t n, char *buf, size_t len)
 		o += 3;
 	}
 	buf[o < len ? o : len - 1] = '\0';
+}
+
+char *txt_term(const char *s)
+{
+	size_t n = strlen(s), o = 0, i = 0;
+	/* 4 bytes out for 1 in at most ("\xNN") */
+	char *buf = malloc(4 * n + 1);
+
+	if (!buf)
+		return NULL;
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		/* a C1 control's two bytes are escaped one by one */
+		size_t ok = c >= 0x80 && !is_c1(s + i, n - i) ? txt_utf8_bad(s + i, n - i) : 0;
+		size_t take = 1;
+
+		if (c >= 0x80 && ok) { /* a valid run of UTF-8: its first character */
+			while (take < ok && ((unsigned char)s[i + take] & 0xc0) == 0x80)
+				take++;
+			memcpy(buf + o, s + i, take);
+			o += take;
+			i += take;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f || c >= 0x80)
+			o += (size_t)sprintf(buf + o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+		i++;
+	}
+	buf[o] = '\0';
+	return buf;
 }

@@ -35,11 +35,13 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,6 +82,7 @@ static struct {
 	int dry, refused;
 	pid_t pid;
 	char *stats;
+	char run[64]; /* the run the stats file is for (stats_take) */
 	uint64_t t0_ns;
 	pthread_key_t key;
 	pthread_once_t key_once;
@@ -411,9 +414,39 @@ static void set_counts(json_t *o)
 	json_object_set_new(o, "threads_registered", json_integer(atomic_load(&sp.nregistered)));
 }
 
-/* The stats file: written once, by the process that read the variable
- * (a forked child keeps the list but not the pid), to a temp file that is
- * renamed into place. */
+/* Adds prev, the file as the run's processes that ended before this one
+ * left it, to this process's counts in o: the sums, the largest depth and
+ * time, every writer's pid, a refusal's status and reason. */
+static void merge_stats(json_t *o, const json_t *prev)
+{
+	static const char *const sum[] = { "locks",	   "requests", "grants",	 "yields",
+					   "cond_waits",   "unlocks",  "unbalanced_unlocks", "owner_dead",
+					   "wait_lost",	   "threads",  "threads_registered" };
+	static const char *const most[] = { "max_depth", "elapsed_ns" };
+	json_t *pids = json_object_get(o, "pids");
+	size_t i;
+	json_t *v;
+
+	for (i = 0; i < sizeof(sum) / sizeof(sum[0]); i++)
+		json_object_set_new(o, sum[i], json_integer(json_integer_value(json_object_get(o, sum[i])) +
+							    json_integer_value(json_object_get(prev, sum[i]))));
+	for (i = 0; i < sizeof(most) / sizeof(most[0]); i++)
+		if (json_integer_value(json_object_get(prev, most[i])) >
+		    json_integer_value(json_object_get(o, most[i])))
+			json_object_set(o, most[i], json_object_get(prev, most[i]));
+	json_array_foreach(json_object_get(prev, "pids"), i, v)
+		json_array_insert(pids, i, v);
+	if (strcmp(json_string_value(json_object_get(prev, "status")), "ok")) {
+		json_object_set(o, "status", json_object_get(prev, "status"));
+		json_object_set(o, "reason", json_object_get(prev, "reason"));
+	}
+}
+
+/* The stats file: every process image of the run (the one that read the
+ * variable first, and each program a child of it executes: a wrapper such
+ * as timeout(1) or sh -c and its program) adds its counts under a lock;
+ * a forked child that does not execute keeps the parent's counts and
+ * writes nothing.  Each write goes to a temp file renamed into place. */
 static void write_stats(void)
 {
 	if (!sp.stats || getpid() != sp.pid)
@@ -431,17 +464,37 @@ static void write_stats(void)
 	if (sp.reg_reason[0])
 		json_object_set_new(o, "rseq_reason", json_string(sp.reg_reason));
 	json_object_set_new(o, "elapsed_ns", json_integer((json_int_t)(now_ns() - sp.t0_ns)));
+	json_object_set_new(o, "run", json_string(sp.run));
+	json_object_set_new(o, "pids", json_pack("[i]", (int)sp.pid));
 	set_counts(o);
 	size_t len = strlen(sp.stats) + 32;
 	char *tmp = malloc(len);
+	int lock = -1;
 
 	if (tmp) {
+		/* the file itself is replaced by each writer: the lock is
+		 * beside it */
+		snprintf(tmp, len, "%s.lock", sp.stats);
+		if ((lock = open(tmp, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0)
+			while (flock(lock, LOCK_EX) && errno == EINTR)
+				;
+		json_t *prev = json_load_file(sp.stats, 0, NULL);
+
+		/* another run's file (the same path used again) is replaced */
+		if (json_is_object(prev) && json_is_string(json_object_get(prev, "status")) &&
+		    !strcmp(json_string_value(json_object_get(prev, "run")) ?: "", sp.run))
+			merge_stats(o, prev);
+		json_decref(prev);
+		json_object_set_new(o, "processes", json_integer((json_int_t)json_array_size(
+							     json_object_get(o, "pids"))));
 		snprintf(tmp, len, "%s.tmp.%d", sp.stats, (int)sp.pid);
 		if (json_dump_file(o, tmp, JSON_INDENT(1) | JSON_SORT_KEYS) || rename(tmp, sp.stats)) {
 			fprintf(stderr, "slicepreload: cannot write %s: %s\n", sp.stats,
 				strerror(errno));
 			unlink(tmp);
 		}
+		if (lock >= 0)
+			close(lock);
 		free(tmp);
 	}
 	json_decref(o);
@@ -456,15 +509,28 @@ static void refuse(const char *fmt, const char *a, const char *b)
 	_exit(2);
 }
 
-/* Whether the stats file is this process's to write: the path is set, and
- * either no process took it yet or this one did before an execve (the pid
- * it left in SLICEBENCH_PRELOAD_STATS_PID is ours). */
-static int stats_mine(void)
+/* The stats file's path, and the run it belongs to: the first process
+ * names it (SLICEBENCH_PRELOAD_STATS_RUN, its pid and start), and every
+ * program executed under it inherits the name, so their counts add up
+ * while a file an earlier run left is replaced. */
+static void stats_take(void)
 {
 	const char *path = getenv("SLICEBENCH_PRELOAD_STATS");
-	const char *owner = getenv("SLICEBENCH_PRELOAD_STATS_PID");
+	const char *run = getenv("SLICEBENCH_PRELOAD_STATS_RUN");
 
-	return path && *path && (!owner || !*owner || atol(owner) == (long)getpid());
+	if (!path || !*path)
+		return;
+	sp.stats = strdup(path);
+	if (run && *run && strlen(run) < sizeof(sp.run)) {
+		snprintf(sp.run, sizeof(sp.run), "%s", run);
+		return;
+	}
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(sp.run, sizeof(sp.run), "%d.%lld.%09ld", (int)sp.pid, (long long)ts.tv_sec,
+		 ts.tv_nsec);
+	setenv("SLICEBENCH_PRELOAD_STATS_RUN", sp.run, 1);
 }
 
 /* glibc passes main's arguments to constructors: the re-exec needs them. */
@@ -476,8 +542,7 @@ __attribute__((constructor)) static void sp_init(int argc, char **argv)
 	(void)argc;
 	sp.pid = getpid();
 	sp.t0_ns = now_ns();
-	if (stats_mine())
-		sp.stats = strdup(getenv("SLICEBENCH_PRELOAD_STATS"));
+	stats_take();
 	sp.placement = SP_CS;
 	if (p && *p) {
 		int i = 0;
@@ -506,15 +571,6 @@ __attribute__((constructor)) static void sp_init(int argc, char **argv)
 	pthread_once(&sp.key_once, make_key);
 	if (self_state == 1)
 		place(self);
-	/* The file is this process's: a program it executes in its place
-	 * (sh -c '...; exec PROG': the same pid, and this image's destructor
-	 * never runs) takes it over; a child's program must not overwrite it. */
-	if (sp.stats) {
-		char pid[24];
-
-		snprintf(pid, sizeof(pid), "%d", (int)sp.pid);
-		setenv("SLICEBENCH_PRELOAD_STATS_PID", pid, 1);
-	}
 }
 
 __attribute__((destructor)) static void sp_fini(void)

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "resget.h"
+#include "textfmt.h"
+#include "../lib/txtshow.h"
 #include "../lib/verdict.h"
 
 enum { S_IMP, S_REG, S_EQ, S_CT };
@@ -114,7 +116,19 @@ static void cell(FILE *f, const char *s, int w, int last)
 	fputs(last ? "\n" : "  ", f);
 }
 
+static void print_brief(FILE *f, const json_t *rep);
+
 void cmp_print_brief(FILE *f, const json_t *rep)
+{
+	/* Labels, reasons and file names may hold any bytes: printed from a
+	 * copy with each control byte as \xNN (cmp_print's rule). */
+	json_t *shown = json_map_strings(rep, txt_term);
+
+	print_brief(f, shown ? shown : rep);
+	json_decref(shown);
+}
+
+static void print_brief(FILE *f, const json_t *rep)
 {
 	const json_t *rows = json_object_get(rep, "rows"), *r, *v;
 	int within = !strcmp(res_str(rep, "mode", ""), "within");

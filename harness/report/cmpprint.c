@@ -13,6 +13,7 @@
 #include "cmpbrief.h"
 #include "resget.h"
 #include "textfmt.h"
+#include "../lib/txtshow.h"
 
 static void fmt_num(double v, char *buf, size_t len)
 {
@@ -137,7 +138,47 @@ static void print_list(FILE *f, const json_t *rep, const char *key, const char *
 	}
 }
 
+static void print_shown(FILE *f, const json_t *rep, enum cmp_format fmt);
+
+/* A markdown table cell's text: a '|' would split the cell. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, f);
+}
+
 void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
+{
+	if (fmt == CMP_JSON) {
+		json_dumpf(rep, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', f);
+		return;
+	}
+	/* Every string of the report comes from the results (labels, file
+	 * names, reasons, meta) and may hold any bytes: a newline would add
+	 * a markdown row, ESC would reach the terminal.  They are printed
+	 * from a copy with each control byte as \xNN. */
+	json_t *shown = json_map_strings(rep, txt_term), *esc;
+
+	/* Markdown may hold inline HTML: a "<script>" in it is text.  The
+	 * A/A lines print their strings as they are (aa_print): for HTML they
+	 * get their entities here, the rest at its printing. */
+	if (fmt == CMP_MARKDOWN) {
+		esc = json_map_strings(shown, html_esc_dup);
+		json_decref(shown);
+		shown = esc;
+	}
+	for (size_t k = 0; fmt == CMP_HTML && k < 2; k++) {
+		const char *key = k ? "true_aa" : "aa_checks";
+
+		if ((esc = json_object_get(shown, key)))
+			json_object_set_new(shown, key, json_map_strings(esc, html_esc_dup));
+	}
+	print_shown(f, shown, fmt);
+	json_decref(shown);
+}
+
+static void print_shown(FILE *f, const json_t *rep, enum cmp_format fmt)
 {
 	json_t *rows = json_object_get(rep, "rows"), *r, *v;
 	size_t n = json_array_size(rows), i;
@@ -145,11 +186,6 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 	struct cells *cs;
 	int w[NCOL] = { 0 }, groups = 0;
 
-	if (fmt == CMP_JSON) {
-		json_dumpf(rep, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', f);
-		return;
-	}
 	cs = calloc(n ? n : 1, sizeof(*cs));
 	if (!cs)
 		return;
@@ -244,8 +280,11 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 		if (groups && (!prev || strcmp(prev, g))) {
 			if (fmt == CMP_TEXT)
 				fprintf(f, "== %s ==\n", g);
-			else if (fmt == CMP_MARKDOWN)
-				fprintf(f, "| **%s** | | | | | | | | | | | | | |\n", g);
+			else if (fmt == CMP_MARKDOWN) {
+				fputs("| **", f);
+				md_cell(f, g);
+				fputs("** | | | | | | | | | | | | | |\n", f);
+			}
 			else {
 				fprintf(f, "<tr><th colspan=\"%d\">", NCOL);
 				html_esc(f, g);
@@ -265,8 +304,7 @@ void cmp_print(FILE *f, const json_t *rep, enum cmp_format fmt)
 				fprintf(f, "%-*s%s", w[k], s, last ? "\n" : "  ");
 			} else if (fmt == CMP_MARKDOWN) {
 				fputs("| ", f);
-				for (; *s; s++) /* a '|' would split the cell */
-					fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, f);
+				md_cell(f, s);
 				fprintf(f, " %s", last ? "|\n" : "");
 			} else {
 				fputs("<td>", f);

@@ -20,6 +20,7 @@
 
 #include "compare.h"
 #include "../lib/exitcodes.h"
+#include "../lib/txtshow.h"
 #include "forest.h"
 #include "gnuplot.h"
 #include "plothtml.h"
@@ -277,13 +278,19 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 	}
 	for (size_t i = 0; i < c->nplots; i++) {
 		const struct plot *p = &c->plots[i];
+		/* a note may quote a label or a baseline: no control byte of
+		 * theirs reaches the terminal */
+		char *name = txt_term(p->name), *note = txt_term(p->note);
 
 		if (p->state < 0) {
-			fprintf(stderr, "slicebench plot: %s: %s\n", p->name, p->note);
+			fprintf(stderr, "slicebench plot: %s: %s\n", name ? name : "?", note ? note : "?");
 			rc = 1;
 		} else if (p->state == 0) {
-			fprintf(stderr, "slicebench plot: %s skipped: %s\n", p->name, p->note);
+			fprintf(stderr, "slicebench plot: %s skipped: %s\n", name ? name : "?",
+				note ? note : "?");
 		}
+		free(name);
+		free(note);
 	}
 	if (!rc)
 		fprintf(stderr, "slicebench plot: wrote %s/index.html\n", out);

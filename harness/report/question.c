@@ -169,6 +169,47 @@ static int matches(const json_t *doc, const json_t *r, const json_t *sel)
 	return 1;
 }
 
+int question_check_runs(const struct question *q, const json_t *runs, const char *config,
+			char *err, size_t len)
+{
+	static const char *const arms[] = { "treatment", "control" };
+	size_t i, k;
+	json_t *c, *r;
+
+	json_array_foreach(json_object_get(q->doc, "contrasts"), i, c) {
+		for (size_t a = 0; a < 2; a++) {
+			const json_t *arm = json_object_get(c, arms[a]);
+			const char *key;
+			json_t *v, *sel;
+			int found = 0;
+
+			if (!arm)
+				continue; /* a reference instead of a control */
+			sel = json_object();
+			/* the meta a result is measured under is not known
+			 * before it runs: those keys are left out */
+			for (size_t s = 0; s < 2; s++)
+				json_object_foreach((json_t *)(s ? json_object_get(c, "where") : arm), key, v)
+					if (strncmp(key, "meta.", 5))
+						json_object_set(sel, key, v);
+			json_array_foreach(runs, k, r)
+				found |= matches(NULL, r, sel);
+			json_decref(sel);
+			if (!found) {
+				char *want = json_dumps(arm, JSON_COMPACT | JSON_SORT_KEYS);
+
+				snprintf(err, len, "contrasts[%zu].%s: no run of %s is %s%s", i,
+					 arms[a], config, want ? want : "?",
+					 json_object_get(c, "where") ? " where the contrast's \"where\" "
+								       "holds" : "");
+				free(want);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Whether r is in arm ("treatment" or "control") of contrast c. */
 static int in_arm(const json_t *doc, const json_t *r, const json_t *c, const char *arm)
 {

@@ -57,5 +57,11 @@ int question_load(const char *path, struct question *q, char *err, size_t len);
  * q->note says why when no contrast has one). */
 void question_answer(struct question *q, struct plotctx *c);
 void question_free(struct question *q);
+/* Whether each contrast's treatment and control (each with its "where")
+ * match a run of runs ({workload, params} objects, a config's points) by
+ * its workload and run keys (meta keys are known only once it ran).  0,
+ * or -1 with err naming the contrast's arm, what it asks and config. */
+int question_check_runs(const struct question *q, const json_t *runs, const char *config,
+			char *err, size_t len);
 
 #endif

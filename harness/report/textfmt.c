@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/txtshow.h"
+
 void html_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -15,6 +17,56 @@ void html_esc(FILE *f, const char *s)
 		default: fputc(*s, f);
 		}
 	}
+}
+
+char *html_esc_dup(const char *s)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	html_esc(f, s);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+json_t *json_map_strings(const json_t *v, char *(*fn)(const char *))
+{
+	json_t *o, *x;
+	const char *k;
+	size_t i;
+
+	if (json_is_string(v)) {
+		char *t = fn(json_string_value(v));
+		json_t *r = t ? json_string(t) : NULL;
+
+		free(t);
+		/* a value the copy cannot show (out of memory, or not UTF-8
+		 * after the mapping): "?" rather than the bytes */
+		return r ? r : json_string("?");
+	}
+	if (json_is_array(v)) {
+		o = json_array();
+		json_array_foreach(v, i, x)
+			json_array_append_new(o, json_map_strings(x, fn));
+		return o;
+	}
+	if (json_is_object(v)) {
+		o = json_object();
+		json_object_foreach((json_t *)v, k, x) {
+			char *t = fn(k);
+
+			json_object_set_new(o, t ? t : "?", json_map_strings(x, fn));
+			free(t);
+		}
+		return o;
+	}
+	return json_deep_copy(v);
 }
 
 void val_str(const json_t *v, char *buf, size_t len)

@@ -15,6 +15,7 @@
 #include "tap.h"
 
 struct probe {
+	unsigned slot;
 	int watch, crit;
 	_Atomic int phase; /* 1: asleep with the flag as asked, 2: back and done */
 	long long off_after;
@@ -30,10 +31,15 @@ static void nap_ms(long ms)
 static void *sleeper(void *arg)
 {
 	struct probe *p = arg;
-	struct fg_slot *s = fgb_slot(7);
+	struct fg_slot *s = fgb_slot(p->slot);
 
+	if (!s) { /* no such slot: the check fails, saying so */
+		p->watch = -1;
+		atomic_store(&p->phase, 1);
+		return NULL;
+	}
 	if (p->watch)
-		fgb_watch(7, (int)syscall(SYS_gettid));
+		p->watch = fgb_watch(p->slot, (int)syscall(SYS_gettid)) ? -1 : 1;
 	atomic_store(&p->phase, 1);
 	__atomic_store_n(&s->crit, (__u32)p->crit, __ATOMIC_RELAXED);
 	nap_ms(200); /* switched out: the program sees it leave and return */
@@ -43,9 +49,9 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-static void run(const char *name, int watch, int crit, long long want_asleep)
+static void run(const char *name, unsigned slot, int watch, int crit, long long want_asleep)
 {
-	struct probe p = { .watch = watch, .crit = crit };
+	struct probe p = { .slot = slot, .watch = watch, .crit = crit };
 	pthread_t th;
 
 	pthread_create(&th, NULL, sleeper, &p);
@@ -55,9 +61,10 @@ static void run(const char *name, int watch, int crit, long long want_asleep)
 	long long asleep = __atomic_load_n(&fgb_count()->off, __ATOMIC_RELAXED);
 
 	pthread_join(th, NULL);
-	CHECK(asleep == want_asleep && p.off_after == 0,
-	      "fgdetect: %s: count %lld while asleep (want %lld), %lld once running again", name,
-	      asleep, want_asleep, p.off_after);
+	CHECK(asleep == want_asleep && p.off_after == 0 && p.watch >= 0,
+	      "fgdetect: %s (slot %u%s): count %lld while asleep (want %lld), %lld once running "
+	      "again", name, slot, p.watch < 0 ? ", not watched" : "", asleep, want_asleep,
+	      p.off_after);
 	fgb_unwatch_all();
 }
 
@@ -69,11 +76,13 @@ int main(void)
 		SKIP("fgdetect: sched_switch program # SKIP %s", why);
 		return 0;
 	}
-	run("a registered critical thread", 1, 1, 1);
-	run("a registered thread outside its critical section", 1, 0, 0);
-	run("an unregistered thread with the flag set", 0, 1, 0);
+	run("a registered critical thread", 7, 1, 1, 1);
+	run("a registered thread outside its critical section", 7, 1, 0, 0);
+	run("an unregistered thread with the flag set", 7, 0, 1, 0);
+	/* the threads key's largest count is 4096: its last thread too */
+	run("the 4096th lock thread, registered and critical", 4095, 1, 1, 1);
 	fgb_close();
 	CHECK(fgb_open(why, sizeof(why)) == 0, "fgdetect: the program loads again after fgb_close");
-	run("after a reload", 1, 1, 1);
+	run("after a reload", 7, 1, 1, 1);
 	return tap_failed ? 1 : 0;
 }

@@ -269,6 +269,8 @@ const struct wl_lock wl_lock_flexguard = {
 		"thread runs, FUTEX_WAIT while a sched_switch BPF program sees one off its CPU",
 	.keys = fg_keys,
 	.lock_size = sizeof(struct fg_lock),
+	/* every detector: 0 and 2 are 1's controls, at its thread counts */
+	.max_threads = FG_MAX_THREADS,
 	.init = fg_init,
 	.fini = fg_fini,
 	.loop = WL_LOOP_TABLE(fg),

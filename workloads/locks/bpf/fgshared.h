@@ -5,9 +5,10 @@
 #ifndef FG_SHARED_H
 #define FG_SHARED_H
 
-/* Lock threads a run can register (thread indices beyond it are never
- * watched: their preemption goes unseen, nothing else changes). */
-#define FG_MAX_THREADS 1024
+/* Lock threads a run can register: the threads key's largest count.  A
+ * run of more ("Nx" on many PUs) is refused (struct wl_lock's
+ * max_threads): a thread the program does not watch is preempted unseen. */
+#define FG_MAX_THREADS 4096
 
 /* One thread's slot, a cache line of its own: crit is written by its
  * thread alone (1 while it holds the lock or heads the queue), off by the
