@@ -326,8 +326,11 @@ static json_t *round_run(struct il_order *o, struct il_arm *arms, size_t n, size
 		c = write(a->go, &go, 1) == 1 ? arm_answer(a) : 0;
 		if (c == IL_MORE || c == IL_DONE)
 			a->own_done = c == IL_DONE;
-		else
+		else if (c || !sig_pending())
 			arm_finish(a);
+		/* else a stop signal cut the wait for its answer: the arm is
+		 * told to stop with the others and reports what it completed
+		 * (interleave_point), never finished before it heard. */
 	}
 	return ids;
 }
