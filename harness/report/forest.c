@@ -37,6 +37,11 @@ struct frow {
  * figure 1,470 pixels tall, past what a reader takes in at once. */
 #define ANSWER_PANEL_ROWS 24
 
+/* The tallest figure a forest makes; a taller one is split by family
+ * (a 4,466 px answer figure of the contention study was a page of its
+ * own). */
+#define FOREST_MAX_PX 1600
+
 /* How an answer figure differs from a plain forest (forest.h). */
 struct fview {
 	double lo, hi;	 /* the axis; a point beyond is drawn at its edge */
@@ -416,13 +421,113 @@ static void answer_axis(const struct frow *r, size_t n, struct fview *o)
 	o->lo = 1 / cand[k];
 }
 
+/* 1 when a row before r[i] has r[i]'s lock. */
+static int family_before(const struct frow *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r[j].st.lock, r[i].st.lock))
+			return 1;
+	return 0;
+}
+
+/* The figure's height in pixels: rows of up to three panels, each as
+ * tall as its most rows (tighter rows in a long panel). */
+static int height_of(size_t np, size_t most, const struct fview *o)
+{
+	size_t rows = np == 4 ? 2 : (np + 2) / 3;
+	int px = most > ANSWER_PANEL_ROWS / 2 ? 13 : 17;
+	int h = 140 + (int)rows * (110 + px * (int)most);
+
+	/* an answer's key lists every series below short panels */
+	return o && h < 420 ? 420 : h;
+}
+
+/* What height_of would give rows r[0..n): panels and their most rows. */
+static int forest_height(const struct frow *r, size_t n, const struct fview *o)
+{
+	size_t np = 0, most = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t in = 0, seen = 0;
+
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(r[j].panel, r[i].panel)) {
+				in++;
+				seen |= j < i;
+			}
+		np += !seen;
+		most = in > most ? in : most;
+	}
+	return height_of(np, most, o);
+}
+
+static void draw(struct plotctx *c, struct plot *p, struct frow *r, size_t nr, double band,
+		 const char *xlabel, const struct fview *o)
+{
+	struct gpvars v = { 0 };
+	FILE *f = plot_dat(c, p);
+
+	if (!f)
+		return;
+	size_t most, nb = write_blocks(f, r, nr, &v, &most, o);
+	size_t np = 0;
+
+	fclose(f);
+	sscanf(v.s ? v.s : "", "npan=%zu", &np);
+	gpv_add(&v, "band=%g; ", band);
+	gpv_str(&v, "xl", xlabel);
+	if (o)
+		gpv_add(&v, "xlo=%g; xhi=%g; pub=%g; ", o->lo, o->hi, o->published);
+	else
+		ratio_axis(r, nr, band, &v);
+	if (!nb) {
+		plot_skip(p, "no compared row has a ratio");
+		plot_dat_remove(c, p);
+	} else {
+		plot_render(c, p, &v, 1000, height_of(np, most, o));
+	}
+	gpv_free(&v);
+}
+
+/* A forest taller than FOREST_MAX_PX as one figure per family of rows
+ * (its lock: every spinlock variant of tas together), each labelled by
+ * what varies inside it; p stays, skipped, naming the parts.  0 when
+ * there is one family or no slot for the parts. */
+static int by_family(struct plotctx *c, struct plot *p, struct frow *r, size_t nr,
+		     const struct fkeys *ks, size_t ntags, double band, const char *xlabel,
+		     const struct fview *o)
+{
+	struct frow *sub = malloc(nr * sizeof(*sub));
+	size_t nfam = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		nfam += strcmp(r[i].st.lock, r[0].st.lock) && !family_before(r, i);
+	if (!sub || !nfam || c->nplots + nfam + 1 > GP_MAXPLOTS) {
+		free(sub);
+		return 0;
+	}
+	plot_skip(p, "drawn as one figure per lock family");
+	for (size_t i = 0; i < nr; i++) {
+		size_t n = 0;
+
+		if (family_before(r, i))
+			continue;
+		for (size_t j = i; j < nr; j++)
+			if (!strcmp(r[j].st.lock, r[i].st.lock))
+				sub[n++] = r[j];
+		label_rows(sub, n, ks, ntags > 1);
+		draw(c, plot_part(c, p, r[i].st.lock), sub, n, band, xlabel, o);
+	}
+	free(sub);
+	return 1;
+}
+
 static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t *const *reps,
 		   const char *const *tags, size_t n, const char *empty, struct fview *o)
 {
 	struct fkeys ks = { 0 };
 	struct frow *r = NULL;
 	size_t nr = 0, cap = 0, ntags = 0;
-	struct gpvars v = { 0 };
 	double band = 0.05;
 
 	for (size_t k = 0; k < n; k++) {
@@ -465,37 +570,12 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 	qsort(r, nr, sizeof(*r), frow_cmp);
 	label_rows(r, nr, &ks, ntags > 1);
 	if (o) {
+		answer_axis(r, nr, o); /* one axis for every family's figure */
 		split_by_lock(r, nr);
-		answer_axis(r, nr, o);
 	}
-	FILE *f = plot_dat(c, p);
-
-	if (f) {
-		size_t most, nb = write_blocks(f, r, nr, &v, &most, o);
-		size_t np = 0;
-
-		fclose(f);
-		sscanf(v.s ? v.s : "", "npan=%zu", &np);
-		gpv_add(&v, "band=%g; ", band);
-		gpv_str(&v, "xl", xlabel);
-		if (o)
-			gpv_add(&v, "xlo=%g; xhi=%g; pub=%g; ", o->lo, o->hi, o->published);
-		else
-			ratio_axis(r, nr, band, &v);
-		if (!nb) {
-			plot_skip(p, "no compared row has a ratio");
-			plot_dat_remove(c, p);
-		} else {
-			size_t rows = np == 4 ? 2 : (np + 2) / 3;
-			/* a long answer panel gets tighter rows */
-			int px = o && most > ANSWER_PANEL_ROWS / 2 ? 13 : 17;
-			int h = 140 + (int)rows * (110 + px * (int)most);
-
-			/* an answer's key lists every series below short panels */
-			plot_render(c, p, &v, 1000, o && h < 420 ? 420 : h);
-		}
-	}
-	gpv_free(&v);
+	if (forest_height(r, nr, o) <= FOREST_MAX_PX || !by_family(c, p, r, nr, &ks, ntags, band,
+								       xlabel, o))
+		draw(c, p, r, nr, band, xlabel, o);
 	free(r);
 }
 
