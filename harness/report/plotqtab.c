@@ -161,7 +161,7 @@ void plot_question_table(FILE *f, const struct question *q)
 		fputs("</p>\n", f);
 		return;
 	}
-	fputs("<table class=\"answer\" id=\"answer-table\"><tr><th>treatment</th>"
+	fputs("<table class=\"answer\" id=\"verdict-table\"><tr><th>treatment</th>"
 	      "<th>control</th><th>point</th><th>ratio [95% CI]</th><th>verdict</th>"
 	      "<th>MDE</th><th>reps for published</th></tr>\n", f);
 	rows(f, q);
