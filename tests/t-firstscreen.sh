@@ -8,7 +8,10 @@
 # the verdict table start within the first 1,000 px; at most 80 words of
 # description are visible above the table and no visible paragraph has
 # more; no "skipped" text is visible; every image loads and none is taller
-# than 1,600 px.  A control page that breaks each rule must fail each check.
+# than 1,600 px; no table header breaks inside a word.  A control page
+# that breaks each rule must fail each check.  The answer figures of
+# guzik-question and interference: no two rows of a panel share a label,
+# and each row of interference's names the extension length it asks about.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tests/inpage.sh
@@ -77,14 +80,29 @@ window.addEventListener('load', function () {
 			bad.push(imgs[i].getAttribute('src') + ':' + imgs[i].naturalHeight);
 	out.push((bad.length || !imgs.length ? 'not ok' : 'ok') + ' firstscreen: PAGE: ' + imgs.length +
 		' images load, none taller than 1600 px' + (bad.length ? ': ' + bad.slice(0, 4).join(' ') : ''));
+	// a header breaks between words only ("MDE" once read "MD E")
+	var split = [];
+	document.querySelectorAll('th').forEach(function (th) {
+		if (!shown(th)) return;
+		var w = th.textContent.match(/[^\s\/-]+/g) || [], r = document.createRange(), t = th.firstChild;
+		for (var i = 0, at = 0; t && t.nodeType === 3 && i < w.length; i++) {
+			at = t.nodeValue.indexOf(w[i], at);
+			r.setStart(t, at);
+			r.setEnd(t, at + w[i].length);
+			at += w[i].length;
+			if (r.getClientRects().length > 1) split.push(w[i]);
+		}
+	});
+	out.push((split.length ? 'not ok' : 'ok') + ' firstscreen: PAGE: no table header breaks inside a word' +
+		(split.length ? ': ' + split.slice(0, 4).join(' ') : ''));
 	checks_out(out);
 });
 JS
-# page NAME PAGE: the seven checks of PAGE, each an ok or not ok line.
+# page NAME PAGE: the eight checks of PAGE, each an ok or not ok line.
 page() {
 	local lines
 	lines=$(in_page "$TMP/check.js" "$2" "$1" | sed "s/ PAGE: / $1: /")
-	if [ "$(grep -c '^' <<<"$lines")" -ne 7 ]; then
+	if [ "$(grep -c '^' <<<"$lines")" -ne 8 ]; then
 		notok "firstscreen: $1: the checks did not run in chromium: $(tail -2 "$TMP/chrome-$1.err" | tr '\n' ' ')"
 	else
 		echo "$lines"
@@ -116,8 +134,21 @@ check "firstscreen: the replication page has the reports' stylesheet" \
 gnuplot -e "set terminal pngcairo size 100,1700; set output '$TMP/rostedt/tall.png'; plot x" 2>/dev/null
 words=$(printf 'word %.0s' $(seq 90))
 lines=$(in_page "$TMP/check.js" "$TMP/rostedt/index.html" control "" \
-	"<figure><img src=\"tall.png\"></figure><p>$words</p><ul><li>a figure (skipped)</li></ul><div style=\"height:1000px\"></div>" | sed "s/ PAGE: / control: /")
-for c in 'the question starts at' 'the verdict table starts at' 'words of description above' \
+	"<table style=\"width:60px\"><tr><th style=\"overflow-wrap:anywhere\">verdict_column_header</th></tr></table><figure><img src=\"tall.png\"></figure><p>$words</p><ul><li>a figure (skipped)</li></ul><div style=\"height:1000px\"></div>" | sed "s/ PAGE: / control: /")
+for c in 'no table header breaks inside' 'the question starts at' 'the verdict table starts at' 'words of description above' \
 	'the longest visible description has 90 words' 'no visible "skipped" text' 'images load, none taller'; do
 	check "firstscreen: control: the broken page fails '$c'" grep -q "^not ok firstscreen: control: .*$c" <<<"$lines"
 done
+
+# Labels of the answer figures, from their data: "# PANEL | GROUP | SERIES".
+for s in guzik-question interference; do
+	ins=()
+	for f in "$ref/$s"-vm*.json.gz "$ref/$s-host.json.gz"; do [ -f "$f" ] && ins+=("$f"); done
+	"$SB" plot "${ins[@]}" --question "configs/questions/$s.json" --out "$TMP/$s" 2>"$TMP/plot.err" ||
+		notok "firstscreen: plot of $s: $(tail -1 "$TMP/plot.err")"
+	same=$(grep -h '^# .* | ' "$TMP/$s/answer.dat" | sort | uniq -d | head -2 | tr '\n' ' ')
+	check "firstscreen: $s: no two rows of an answer panel share a label${same:+ ($same)}" test -z "$same"
+done
+n=$(grep -c '^# .* | ' "$TMP/interference/answer.dat")
+k=$(grep -c '^# .* | .*slice_ext_nsec=[0-9]* | ' "$TMP/interference/answer.dat")
+check "firstscreen: interference: every answer row names its extension length ($k of $n)" test "$n" -ge 8 -a "$k" -eq "$n"

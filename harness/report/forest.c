@@ -14,28 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forestrow.h"
 #include "plotpanel.h"
 #include "plotstyle.h"
 #include "resget.h"
 #include "textfmt.h"
 #include "../lib/verdict.h"
-
-#define MAXKEYS 16
-
-struct frow {
-	const json_t *row;
-	const char *tag;
-	char vals[MAXKEYS][48]; /* the point's value per key, "" if absent */
-	char panel[160], group[160], series[96];
-	struct pstyle st;
-	size_t seq;  /* the row's place in the reports, which keep run order */
-	size_t tagi; /* the report it is from */
-};
-
-/* An answer panel with more rows than this is split by lock: a column of
- * 72 rows (9 placements x 8 thread counts, the contention study) made a
- * figure 1,470 pixels tall, past what a reader takes in at once. */
-#define ANSWER_PANEL_ROWS 24
 
 /* The tallest figure a forest makes; a taller one is split by family
  * (a 4,466 px answer figure of the contention study was a page of its
@@ -49,52 +33,6 @@ struct fview {
 	double published; /* a line at the published effect, 0 for none */
 };
 
-struct fkeys {
-	char name[MAXKEYS][32];
-	size_t n;
-};
-
-/* Splits "k=v k2=v2" into keys (added to ks in order) and values. */
-static void parse_point(const char *pt, struct fkeys *ks, struct frow *fr)
-{
-	char buf[512], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", pt);
-	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-		size_t k;
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		for (k = 0; k < ks->n && strcmp(ks->name[k], tok); k++)
-			;
-		if (k == ks->n) {
-			if (ks->n == MAXKEYS)
-				continue;
-			snprintf(ks->name[ks->n++], sizeof(ks->name[0]), "%s", tok);
-		}
-		snprintf(fr->vals[k], sizeof(fr->vals[k]), "%s", eq + 1);
-	}
-}
-
-static int key_varies(const struct frow *r, size_t n, size_t k)
-{
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(r[i].vals[k], r[0].vals[k]))
-			return 1;
-	return 0;
-}
-
-static int key_follows(const struct frow *r, size_t n, size_t k, size_t by)
-{
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (!strcmp(r[i].vals[by], r[j].vals[by]) && strcmp(r[i].vals[k], r[j].vals[k]))
-				return 0;
-	return 1;
-}
-
 static int frow_cmp(const void *a, const void *b)
 {
 	const struct frow *x = a, *y = b;
@@ -106,64 +44,6 @@ static int frow_cmp(const void *a, const void *b)
 	if (!c)
 		c = strcmp(x->series, y->series);
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Sets each row's panel and group from the keys that vary. */
-static void label_rows(struct frow *r, size_t n, const struct fkeys *ks, int by_tag)
-{
-	size_t vk[MAXKEYS], nv = 0;
-
-	for (size_t k = 0; k < ks->n; k++) {
-		int keep = key_varies(r, n, k);
-
-		for (size_t j = 0; keep && j < nv; j++)
-			if (key_follows(r, n, k, vk[j]))
-				keep = 0;
-		if (keep)
-			vk[nv++] = k;
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t first = nv >= 2 ? 1 : 0, pl = 0, gl = 0;
-
-		r[i].panel[0] = r[i].group[0] = '\0';
-		if (by_tag && r[i].tag)
-			pl += (size_t)snprintf(r[i].panel, sizeof(r[i].panel), "%s", r[i].tag);
-		if (first)
-			snprintf(r[i].panel + pl, sizeof(r[i].panel) - pl, "%s%s=%s", pl ? ", " : "",
-				 ks->name[vk[0]], r[i].vals[vk[0]]);
-		for (size_t j = first; j < nv && gl < sizeof(r[i].group); j++)
-			if (r[i].vals[vk[j]][0]) /* a key its own report did not vary */
-				gl += (size_t)snprintf(r[i].group + gl, sizeof(r[i].group) - gl,
-						       "%s%s=%s", gl ? " " : "", ks->name[vk[j]],
-						       r[i].vals[vk[j]]);
-		if (!r[i].group[0])
-			snprintf(r[i].group, sizeof(r[i].group), "all");
-	}
-}
-
-/* Splits every panel by lock when one holds more than ANSWER_PANEL_ROWS
- * rows of several locks; the rows are in report, then lock order, so the
- * panels run lock by lock along a report's row of the layout. */
-static void split_by_lock(struct frow *r, size_t n)
-{
-	int split = 0;
-
-	for (size_t i = 0; i < n && !split; i++) {
-		size_t rows = 0, other = 0;
-
-		for (size_t j = 0; j < n; j++)
-			if (!strcmp(r[j].panel, r[i].panel)) {
-				rows++;
-				other |= strcmp(r[j].st.lock, r[i].st.lock) != 0;
-			}
-		split = rows > ANSWER_PANEL_ROWS && other;
-	}
-	for (size_t i = 0; split && i < n; i++) {
-		size_t l = strlen(r[i].panel);
-
-		snprintf(r[i].panel + l, sizeof(r[i].panel) - l, "%slock=%s", l ? ", " : "",
-			 r[i].st.lock);
-	}
 }
 
 static double num_or(const json_t *v, double def)
@@ -461,6 +341,18 @@ static int forest_height(const struct frow *r, size_t n, const struct fview *o)
 	return height_of(np, most, o);
 }
 
+/* The left margin in characters that holds the longest group label
+ * (drawn at 9 points beside the 10-point margin unit), 16 at least: a
+ * label wider than the margin was cut at the figure's edge. */
+static int left_margin(const struct frow *r, size_t n)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < n; i++)
+		most = strlen(r[i].group) > most ? strlen(r[i].group) : most;
+	return most * 9 / 10 + 2 > 16 ? (int)(most * 9 / 10 + 2) : 16;
+}
+
 static void draw(struct plotctx *c, struct plot *p, struct frow *r, size_t nr, double band,
 		 const char *xlabel, const struct fview *o)
 {
@@ -474,7 +366,7 @@ static void draw(struct plotctx *c, struct plot *p, struct frow *r, size_t nr, d
 
 	fclose(f);
 	sscanf(v.s ? v.s : "", "npan=%zu", &np);
-	gpv_add(&v, "band=%g; ", band);
+	gpv_add(&v, "band=%g; lm=%d; ", band, left_margin(r, nr));
 	gpv_str(&v, "xl", xlabel);
 	if (o)
 		gpv_add(&v, "xlo=%g; xhi=%g; pub=%g; ", o->lo, o->hi, o->published);
@@ -515,7 +407,7 @@ static int by_family(struct plotctx *c, struct plot *p, struct frow *r, size_t n
 		for (size_t j = i; j < nr; j++)
 			if (!strcmp(r[j].st.lock, r[i].st.lock))
 				sub[n++] = r[j];
-		label_rows(sub, n, ks, ntags > 1);
+		frow_label(sub, n, ks, ntags > 1);
 		draw(c, plot_part(c, p, r[i].st.lock), sub, n, band, xlabel, o);
 	}
 	free(sub);
@@ -555,7 +447,7 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 			fr->tagi = k;
 			fr->row = row;
 			fr->tag = tags ? tags[k] : NULL;
-			parse_point(res_str(row, "point", ""), &ks, fr);
+			frow_parse_point(res_str(row, "point", ""), &ks, fr);
 			snprintf(fr->series, sizeof(fr->series), "%s", res_str(row, "b.workload", "?"));
 			pstyle_of(fr->series, NULL, &fr->st);
 			any = 1;
@@ -568,10 +460,10 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 		return;
 	}
 	qsort(r, nr, sizeof(*r), frow_cmp);
-	label_rows(r, nr, &ks, ntags > 1);
+	frow_label(r, nr, &ks, ntags > 1);
 	if (o) {
 		answer_axis(r, nr, o); /* one axis for every family's figure */
-		split_by_lock(r, nr);
+		frow_split_by_lock(r, nr);
 	}
 	if (forest_height(r, nr, o) <= FOREST_MAX_PX || !by_family(c, p, r, nr, &ks, ntags, band,
 								       xlabel, o))
