@@ -9,7 +9,8 @@
 # description are visible above the table and no visible paragraph has
 # more; no "skipped" text is visible; every image loads and none is taller
 # than 1,600 px; no table header breaks inside a word.  A control page
-# that breaks each rule must fail each check.  The answer figures of
+# that breaks each rule must fail each check.  preempt-regression: no
+# image taller than 1,600 px (a family in parts).  The answer figures of
 # guzik-question and interference: no two rows of a panel share a label,
 # and each row of interference's names the extension length it asks about.
 # shellcheck source=tests/lib.sh
@@ -76,7 +77,7 @@ window.addEventListener('load', function () {
 	var bad = [], imgs = document.images;
 	for (var i = 0; i < imgs.length; i++)
 		if (!imgs[i].complete || imgs[i].naturalHeight === 0 || imgs[i].naturalHeight > 1600 ||
-			imgs[i].getBoundingClientRect().height > 1600)
+			imgs[i].clientHeight > 1600)
 			bad.push(imgs[i].getAttribute('src') + ':' + imgs[i].naturalHeight);
 	out.push((bad.length || !imgs.length ? 'not ok' : 'ok') + ' firstscreen: PAGE: ' + imgs.length +
 		' images load, none taller than 1600 px' + (bad.length ? ': ' + bad.slice(0, 4).join(' ') : ''));
@@ -152,3 +153,25 @@ done
 n=$(grep -c '^# .* | ' "$TMP/interference/answer.dat")
 k=$(grep -c '^# .* | .*slice_ext_nsec=[0-9]* | ' "$TMP/interference/answer.dat")
 check "firstscreen: interference: every answer row names its extension length ($k of $n)" test "$n" -ge 8 -a "$k" -eq "$n"
+# The values beside contention's ratios beyond the axis (column 5 of
+# contention_ratio.dat): at most five characters, which fit the 35 px
+# between neighbouring thread counts ("x1.1e+03x9012x10082" ran together).
+long=$(awk '!/^#/ && NF >= 5 && $5 != "-" && length($5) > 5 {print $5}' "$TMP/contention/contention_ratio.dat" | head -3 | tr '\n' ' ')
+n=$(awk '!/^#/ && NF >= 5 && $5 != "-"' "$TMP/contention/contention_ratio.dat" | wc -l)
+check "firstscreen: contention: the $n values beside points off the ratio axis are short${long:+ (not: $long)}" \
+	test "$n" -ge 10 -a -z "$long"
+# A family too tall for one figure goes in parts, and a panel too long for
+# one figure goes on in the next (preempt-regression: twenty panels of one
+# lock family, a compare panel of 108 rows): no image the page shows is
+# taller than 1,600 px.
+s=preempt-regression
+"$SB" plot "$ref/$s"-vm-*.json.gz --baseline spin-tas --baseline pg-spin+none \
+	--question "configs/questions/$s.json" --out "$TMP/$s" 2>"$TMP/plot.err" ||
+	notok "firstscreen: plot of $s: $(tail -1 "$TMP/plot.err")"
+tall="" n=0
+for img in $(grep -o '<img src="[^"]*\.png"' "$TMP/$s/index.html" | sed 's/.*src="//; s/"$//'); do
+	h=$(file "$TMP/$s/$img" | sed -n 's/.*PNG image data, [0-9]* x \([0-9]*\),.*/\1/p')
+	n=$((n + 1))
+	[ "${h:-99999}" -le 1600 ] || tall="$tall $img:${h:-none}"
+done
+check "firstscreen: $s: none of its $n images is taller than 1600 px${tall:+ (not:$tall)}" test "$n" -ge 20 -a -z "$tall"

@@ -381,24 +381,89 @@ static void draw(struct plotctx *c, struct plot *p, struct frow *r, size_t nr, d
 	gpv_free(&v);
 }
 
+/* A panel with more rows than a figure of FOREST_MAX_PX holds goes on
+ * as panels of its own: "threads=1x", "threads=1x, continued 1" (a
+ * compare forest of preempt-regression had 108 rows in one). */
+static void split_long_panels(struct frow *r, size_t n, const struct fview *o)
+{
+	size_t most = 1;
+
+	while (height_of(1, most + 1, o) <= FOREST_MAX_PX)
+		most++;
+	for (size_t i = n; i-- > 0;) {
+		size_t before = 0, l = strlen(r[i].panel);
+
+		for (size_t j = 0; j < i; j++)
+			before += !strcmp(r[j].panel, r[i].panel);
+		if (before >= most)
+			snprintf(r[i].panel + l, sizeof(r[i].panel) - l, ", continued %zu",
+				 before / most);
+	}
+}
+
+/* Rows r[0..n) of one family as figures of at most FOREST_MAX_PX: whole
+ * panels, as many in each part as fit ("tas, part 2 of 4"). */
+static void in_parts(struct plotctx *c, struct plot *p, struct frow *r, size_t n,
+		     const char *fam, double band, const char *xlabel, const struct fview *o)
+{
+	size_t *pid = calloc(n + 1, sizeof(*pid)), *cnt = calloc(n + 1, sizeof(*cnt));
+	size_t *end = calloc(n + 1, sizeof(*end)), np = 0, nparts = 0;
+	struct frow *part = malloc((n + 1) * sizeof(*part));
+
+	split_long_panels(r, n, o);
+	for (size_t i = 0; pid && cnt && end && part && i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < i && strcmp(r[j].panel, r[i].panel); j++)
+			;
+		pid[i] = j < i ? pid[j] : np++;
+		cnt[pid[i]]++;
+	}
+	for (size_t s = 0; part && s < np; s = end[nparts++]) {
+		size_t e = s + 1, most = cnt[s];
+
+		for (; e < np && height_of(e + 1 - s, most > cnt[e] ? most : cnt[e], o) <= FOREST_MAX_PX;
+		     e++)
+			most = most > cnt[e] ? most : cnt[e];
+		end[nparts] = e;
+	}
+	for (size_t k = 0, s = 0; k < nparts; s = end[k++]) {
+		char name[64], title[96];
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (pid[i] >= s && pid[i] < end[k])
+				part[m++] = r[i];
+		snprintf(name, sizeof(name), nparts > 1 ? "%s-%zu" : "%s", fam, k + 1);
+		snprintf(title, sizeof(title), nparts > 1 ? "%s, part %zu of %zu" : "%s", fam, k + 1,
+			 nparts);
+		struct plot *q = plot_part(c, p, name, title);
+
+		if (!q) {
+			fprintf(stderr, "slicebench plot: %s: no room for its figure %s\n", p->name, title);
+			break;
+		}
+		draw(c, q, part, m, band, xlabel, o);
+	}
+	free(pid);
+	free(cnt);
+	free(end);
+	free(part);
+}
+
 /* A forest taller than FOREST_MAX_PX as one figure per family of rows
  * (its lock: every spinlock variant of tas together), each labelled by
- * what varies inside it; p stays, skipped, naming the parts.  0 when
- * there is one family or no slot for the parts. */
+ * what varies inside it and in parts when still too tall; p stays,
+ * skipped, saying so.  0 without memory. */
 static int by_family(struct plotctx *c, struct plot *p, struct frow *r, size_t nr,
 		     const struct fkeys *ks, size_t ntags, double band, const char *xlabel,
 		     const struct fview *o)
 {
 	struct frow *sub = malloc(nr * sizeof(*sub));
-	size_t nfam = 0;
 
-	for (size_t i = 0; i < nr; i++)
-		nfam += strcmp(r[i].st.lock, r[0].st.lock) && !family_before(r, i);
-	if (!sub || !nfam || c->nplots + nfam + 1 > GP_MAXPLOTS) {
-		free(sub);
+	if (!sub)
 		return 0;
-	}
-	plot_skip(p, "drawn as one figure per lock family");
+	plot_skip(p, "drawn as one figure per lock family, in parts of at most %d px", FOREST_MAX_PX);
 	for (size_t i = 0; i < nr; i++) {
 		size_t n = 0;
 
@@ -408,7 +473,7 @@ static int by_family(struct plotctx *c, struct plot *p, struct frow *r, size_t n
 			if (!strcmp(r[j].st.lock, r[i].st.lock))
 				sub[n++] = r[j];
 		frow_label(sub, n, ks, ntags > 1);
-		draw(c, plot_part(c, p, r[i].st.lock), sub, n, band, xlabel, o);
+		in_parts(c, p, sub, n, r[i].st.lock, band, xlabel, o);
 	}
 	free(sub);
 	return 1;

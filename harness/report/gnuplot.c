@@ -30,7 +30,8 @@ struct plot *plot_new(struct plotctx *c, const char *name, const char *title, co
 	return p;
 }
 
-struct plot *plot_part(struct plotctx *c, const struct plot *p, const char *part)
+struct plot *plot_part(struct plotctx *c, const struct plot *p, const char *part,
+		       const char *what)
 {
 	struct plot *q;
 	size_t l;
@@ -43,7 +44,7 @@ struct plot *plot_part(struct plotctx *c, const struct plot *p, const char *part
 	for (const char *s = part; *s && l + 1 < sizeof(q->own_name); s++)
 		q->own_name[l++] = isalnum((unsigned char)*s) || *s == '+' || *s == '-' ? *s : '_';
 	q->own_name[l] = '\0';
-	snprintf(q->own_title, sizeof(q->own_title), "%s: %s", p->title, part);
+	snprintf(q->own_title, sizeof(q->own_title), "%s: %s", p->title, what);
 	q->name = q->own_name;
 	q->title = q->own_title;
 	return q;

@@ -33,9 +33,10 @@ struct plotctx {
 struct plot *plot_new(struct plotctx *c, const char *name, const char *title, const char *tmpl,
 		      const char *caption);
 /* A figure of its own for one part of p's rows (a forest split by
- * family): named NAME-PART, titled "TITLE: PART", p's template and
+ * family): named NAME-PART, titled "TITLE: WHAT", p's template and
  * caption; NULL when the slots are full. */
-struct plot *plot_part(struct plotctx *c, const struct plot *p, const char *part);
+struct plot *plot_part(struct plotctx *c, const struct plot *p, const char *part,
+		       const char *what);
 void plot_skip(struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void plot_fail(struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* OUTDIR/NAME.dat for writing, or NULL with the plot failed. */

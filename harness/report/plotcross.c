@@ -205,6 +205,25 @@ static size_t crossovers(const struct ppts *s, FILE *f, struct gpvars *v)
 	return n;
 }
 
+/* The value beside a point drawn at the axis's edge, in at most five
+ * characters: "x9k", "x1.1k", "x64", "1/19" (points eight to a panel's
+ * width sat 35 px apart, and "x1.1e+03x9012x10082" ran together). */
+static void edge_label(double y, char *buf, size_t len)
+{
+	if (!(y > 0))
+		snprintf(buf, len, "0");
+	else if (y >= 1e6)
+		snprintf(buf, len, y < 1e7 ? "x%.2gM" : "x%.0fM", y / 1e6);
+	else if (y >= 1000)
+		snprintf(buf, len, y < 1e4 ? "x%.2gk" : "x%.0fk", y / 1000);
+	else if (y >= 1)
+		snprintf(buf, len, "x%.0f", y);
+	else if (y > 1e-3)
+		snprintf(buf, len, "1/%.0f", 1 / y);
+	else
+		snprintf(buf, len, "1/%.2gk", 1e-3 / y);
+}
+
 /* The ratio axis: the narrowest of a few symmetric ranges that holds every
  * ratio, at most 1/16x..16x; an interval beyond it ends at the edge (with
  * 3 repetitions one slow window makes an interval span a decade).  Every published effect of
@@ -230,7 +249,7 @@ static double ratio_range(struct ppts *s, FILE *f)
 		struct ppt *pt = &s->v[i];
 
 		if (pt->y > r || pt->y < 1 / r) {
-			ratio_str(pt->y, pt->label, sizeof(pt->label));
+			edge_label(pt->y, pt->label, sizeof(pt->label));
 			beyond++;
 		} else {
 			snprintf(pt->label, sizeof(pt->label), "-");
