@@ -21,7 +21,8 @@ set xrange [xlo:xhi]
 # tics as far apart as the axis allows: doublings on the widest
 if (xhi >= 128) { set xtics ('1/100' 0.01, '1/10' 0.1, '1' 1, '10' 10, '100' 100) } else {
 if (xhi >= 16) { set xtics ('1/16' 0.0625, '1/4' 0.25, '1/2' 0.5, '1' 1, '2' 2, '4' 4, '16' 16) } else {
-if (xhi >= 4) { set xtics ('0.25' 0.25, '0.5' 0.5, '1' 1, '2' 2, '4' 4) } else {
+if (xhi >= 4) { if (cols > 1) { set xtics ('1/4' 0.25, '1' 1, '4' 4) } else {
+	set xtics ('0.25' 0.25, '0.5' 0.5, '1' 1, '2' 2, '4' 4) } } else {
 if (xhi >= 2) { if (cols > 1) { set xtics ('0.5' 0.5, '1' 1, '2' 2) } else {
 	set xtics ('0.5' 0.5, '0.67' 0.6667, '1' 1, '1.5' 1.5, '2' 2) } } else {
 # a panel of two or three abreast is about 120 px wide: three labels
