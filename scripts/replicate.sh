@@ -183,20 +183,30 @@ if [ "${#ids[@]}" -gt 0 ] && ! (cd "$tmp/fig" && gnuplot all.gp) 2>>"$tmp/fig/gn
 fi
 rm -f "$tmp/fig/all.gp"
 
-# The page: the table with each target's figure.
-jq -r '
+# The page: where it ran, the table, each target's figure; the stylesheet
+# of slicebench plot's reports (plots/templates/report.css), inlined.
+jq -r --rawfile css plots/templates/report.css '
   def h: tostring | gsub("&"; "&amp;") | gsub("<"; "&lt;") | gsub(">"; "&gt;");
   def f: if . == null then "-" elif type == "number" then (. * 1000 | round / 1000 | tostring) else tostring end;
-  "<!doctype html><html><head><meta charset=\"utf-8\"><title>slicebench: replication</title></head><body>",
-  "<h1>The published numbers beside this machine'"'"'s</h1>",
-  "<p>Verdicts: reproduced, contradicted, cannot tell (with its reason), not comparable (a different experiment). A claim about the extension is judged against its dry control. The rules are in harness/report/claim.h; every number on the left comes from configs/replicate/targets.json.</p>",
-  "<table border=\"1\" cellpadding=\"4\"><tr><th>target</th><th>published</th><th>here [95% CI]</th><th>MDE</th><th>verdict</th><th>why</th></tr>",
-  (.rows[] | "<tr><td>\(.id | h)</td><td>\(.published.as_published | h)</td><td>\(if .kind == "value" then (.ours.value | f) else "x\(.ours.ratio | f) [\(.ours.ci95[0]? | f), \(.ours.ci95[1]? | f)]" end | h)</td><td>\(.ours.mde? | f)</td><td><b>\(.verdict | h)</b></td><td>\(.why | h)</td></tr>"),
+  def where: if .virtualization == "none" then "bare metal"
+    elif .virtualization == "tcg" then "a TCG guest (QEMU emulating the CPU: timings are not a machine'"'"'s)"
+    elif .virtualization == "other" then "a guest of an unnamed hypervisor"
+    else "a \(.virtualization | ascii_upcase) guest" end;
+  "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+  "<title>slicebench: replication</title>\n<style>\n\($css)</style></head><body>",
+  "<h1>slicebench: the published numbers beside this machine'"'"'s</h1>",
+  ([.rows[] | select(.machine) | .machine] | unique[] |
+    "<p class=\"ext\">Ran on \(where | h): \(.pus // "?") PUs, \(.cpu // "?" | h), kernel \(.kernel // "?" | h), preemption \(.model // "?" | h)\(if .rt then " (PREEMPT_RT)" else "" end), slice extension \(if .slice_extension then "available" else "unavailable" end).</p>"),
+  "<h2 id=\"question\">The question</h2><p class=\"question\">Does each published number hold here, measured the way its source measured it?</p>",
+  "<table class=\"claims\" id=\"verdict-table\"><tr><th>target</th><th>published</th><th>here [95% CI]</th><th>MDE</th><th>verdict</th><th>why</th></tr>",
+  (.rows[] | "<tr><td><a href=\"#\(.id | h)\">\(.id | h)</a></td><td>\(.published.as_published | h)</td><td>\(if .kind == "value" then (.ours.value | f) else "x\(.ours.ratio | f) [\(.ours.ci95[0]? | f), \(.ours.ci95[1]? | f)]" end | h)</td><td>\(.ours.mde? | f)</td><td><b>\(.verdict | h)</b></td><td>\(.why | h)</td></tr>"),
   "</table>",
+  "<details><summary>How to read this table</summary><p>Verdicts: reproduced, contradicted, cannot tell (with its reason), not comparable (a different experiment). A claim about the extension is judged against its dry control. The rules are in harness/report/claim.h; every number on the left comes from configs/replicate/targets.json.</p></details>",
   (.rows[] | "<h2 id=\"\(.id | h)\">\(.id | h): \(.verdict | h)</h2>",
-    "<p>Source: \(.source as $s | $s | h) &mdash; conditions as published: \(.conditions | tojson | h)</p>",
     "<figure><a href=\"fig/\(.id).svg\"><img src=\"fig/\(.id).png\" alt=\"\(.id | h): published beside here\"></a><figcaption>\(.why | h)</figcaption></figure>",
-    "<ul>\([.differs[] | "<li>\(h)</li>"] | join(""))</ul>"),
+    "<details><summary>Source and conditions</summary><p>Source: \(.source as $s | $s | h) &mdash; conditions as published: \(.conditions | tojson | h)</p>",
+    "<ul>\([.differs[] | "<li>\(h)</li>"] | join(""))</ul></details>"),
   "<h2>Sources</h2><ul>", (.sources | to_entries[] | "<li>\(.key | h): \(.value.who // "?" | h), \(.value.what | h); \(.value.where | h)</li>"), "</ul>",
   "</body></html>"' "$tmp/replicate.json" >"$tmp/index.html"
 

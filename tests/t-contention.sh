@@ -132,9 +132,9 @@ rng=$(grep '^# y range' "$TMP/plot3/contention_ratio.dat")
 check "contention: ... the axis stops at 1/16x..16x, one point beyond ($rng)" \
 	test "$rng" = '# y range | 0.0625 | 16 | 1 beyond it, drawn at its edge'
 pt=$(awk '/^# lock=mcs \| mcs\+cs\+dry$/ {on = 1; next} /^#/ {on = 0} on && $1 == 8' "$TMP/plot3/contention_ratio.dat")
-check "contention: ... the .dat keeps its value and labels it x1e-06 ($pt)" \
-	awk -v l="$pt" 'BEGIN {split(l, f, " "); exit !(f[2] > 0.9e-6 && f[2] < 1.1e-6 && f[5] == "x1e-06")}'
-check "contention: ... the figure prints the value at the edge" grep -q '>x1e-06<' "$TMP/plot3/contention_ratio.svg"
+check "contention: ... the .dat keeps its value and labels it 1/1M ($pt)" \
+	awk -v l="$pt" 'BEGIN {split(l, f, " "); exit !(f[2] > 0.9e-6 && f[2] < 1.1e-6 && f[5] == "1/1M")}'
+check "contention: ... the figure prints the value at the edge" grep -q '>1/1M<' "$TMP/plot3/contention_ratio.svg"
 check "contention: ... no other point is labelled" \
 	test "$(awk '!/^#/ && NF == 5 && $5 != "-"' "$TMP/plot3/contention_ratio.dat" | wc -l)" -eq 1
 check "contention: ... and the caption says how a point beyond the axis is drawn" \

@@ -9,8 +9,9 @@
 # Every report stays within its size budget (harness/report/plothtml.h).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/inpage.sh
+. "$(dirname "$0")/inpage.sh"
 
-chrome=$(command -v chromium || true)
 if [ -z "$chrome" ]; then
 	notok "report: chromium is not installed (scripts/install-deps.sh check installs it)"
 	exit 1
@@ -55,36 +56,19 @@ window.addEventListener('load', function () {
 	out.push((document.documentElement.scrollWidth <= w ? 'ok' : 'not ok') +
 		' report: no horizontal scrolling (scroll width ' + document.documentElement.scrollWidth +
 		' of ' + w + ')');
-	var pre = document.createElement('pre');
-	pre.id = 'checks';
-	pre.textContent = '\n' + out.join('\n') + '\n';
-	document.body.appendChild(pre);
+	checks_out(out);
 });
 JS
-flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
-	--disable-component-update --disable-sync --no-first-run --hide-scrollbars
-	'--window-size=1280,800' --virtual-time-budget=10000)
-# in_page PAGE EXTRA_HTML PROFILE: the in-page check lines for PAGE with
-# EXTRA_HTML added at the end of its body.
-in_page() {
-	local html
-	html=$(<"$1")
-	printf '%s%s<script>\n%s\n</script></body></html>\n' "${html%</body></html>}" "$2" \
-		"$(<"$TMP/check.js")" >"${1%.html}-check.html"
-	"$chrome" "${flags[@]}" --user-data-dir="$TMP/$3" --dump-dom "file://${1%.html}-check.html" \
-		>"$TMP/dom.html" 2>"$TMP/chrome.err"
-	sed -n '/<pre id="checks">/,/<\/pre>/p' "$TMP/dom.html" | grep -E '^(not )?ok '
-}
-lines=$(in_page "$out/index.html" "" profile1)
+lines=$(in_page "$TMP/check.js" "$out/index.html" profile1 "")
 if [ -z "$lines" ]; then
-	notok "report: the checks did not run in chromium: $(tail -3 "$TMP/chrome.err" | tr '\n' ' ')"
+	notok "report: the checks did not run in chromium: $(tail -3 "$TMP/chrome-profile1.err" | tr '\n' ' ')"
 else
 	echo "$lines"
 	check "report: all four in-page checks reported" test "$(echo "$lines" | wc -l)" -eq 4
 fi
 # The control: a broken image and a block wider than the window must fail
 # the same checks, or they prove nothing.
-lines=$(in_page "$out/index.html" '<img src="missing.png"><div style="width:3000px">x</div>' profile3)
+lines=$(in_page "$TMP/check.js" "$out/index.html" profile3 '<img src="missing.png"><div style="width:3000px">x</div>')
 check "report: control: a broken image is caught" \
 	grep -q '^not ok report: [0-9]* images loaded, broken: missing.png' <<<"$lines"
 check "report: control: a 3000 px block is caught" \
@@ -92,7 +76,7 @@ check "report: control: a 3000 px block is caught" \
 # The control of the answer check: the same report without answer.png.
 cp -r "$out" "$TMP/noanswer"
 rm "$TMP/noanswer/answer.png"
-lines=$(in_page "$TMP/noanswer/index.html" '' profile4)
+lines=$(in_page "$TMP/check.js" "$TMP/noanswer/index.html" profile4 '')
 check "report: control: a missing answer figure is caught" \
 	grep -q '^not ok report: the first figure is the answer, drawn .* from answer.png (0 px wide)' <<<"$lines"
 # Every reference study with a question: its report opens on the answer
@@ -117,7 +101,7 @@ for q in configs/questions/*.json; do
 			grep -Eq 'no contrast has a pair in these inputs|nothing compared: ' "$TMP/study-$s/index.html"
 		continue
 	fi
-	lines=$(in_page "$TMP/study-$s/index.html" "" "profile-$s")
+	lines=$(in_page "$TMP/check.js" "$TMP/study-$s/index.html" "profile-$s" "")
 	check "report: $s: the answer comes first and every image loads in chromium: $(grep -c '^ok' <<<"$lines") of 4 checks ok" \
 		test "$(grep -c '^ok' <<<"$lines")" -eq 4
 	grep '^not ok' <<<"$lines" | sed "s/^/# $s: /"
@@ -125,7 +109,8 @@ for q in configs/questions/*.json; do
 	check "report: $s: the answer figure is at most 1000 px tall (${h:-none})" test "${h:-99999}" -le 1000
 done
 check "report: the reference studies with a question number at least 6 ($n)" test "$n" -ge 6
-(cd "$TMP" && "$chrome" "${flags[@]}" --user-data-dir="$TMP/profile2" \
+(cd "$TMP" && "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	--window-size=1280,800 --user-data-dir="$TMP/profile2" \
 	--screenshot="$TMP/shot.png" "file://$out/index.html" >/dev/null 2>"$TMP/shot.err")
 check "report: chromium took a screenshot" test -s "$TMP/shot.png"
 check "report: the screenshot is a PNG" \

@@ -14,28 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forestrow.h"
 #include "plotpanel.h"
 #include "plotstyle.h"
 #include "resget.h"
 #include "textfmt.h"
 #include "../lib/verdict.h"
 
-#define MAXKEYS 16
-
-struct frow {
-	const json_t *row;
-	const char *tag;
-	char vals[MAXKEYS][48]; /* the point's value per key, "" if absent */
-	char panel[160], group[160], series[96];
-	struct pstyle st;
-	size_t seq;  /* the row's place in the reports, which keep run order */
-	size_t tagi; /* the report it is from */
-};
-
-/* An answer panel with more rows than this is split by lock: a column of
- * 72 rows (9 placements x 8 thread counts, the contention study) made a
- * figure 1,470 pixels tall, past what a reader takes in at once. */
-#define ANSWER_PANEL_ROWS 24
+/* The tallest figure a forest makes; a taller one is split by family
+ * (a 4,466 px answer figure of the contention study was a page of its
+ * own). */
+#define FOREST_MAX_PX 1600
 
 /* How an answer figure differs from a plain forest (forest.h). */
 struct fview {
@@ -43,52 +32,6 @@ struct fview {
 	double max;	 /* the widest it may be: 4, 128 with a reference contrast */
 	double published; /* a line at the published effect, 0 for none */
 };
-
-struct fkeys {
-	char name[MAXKEYS][32];
-	size_t n;
-};
-
-/* Splits "k=v k2=v2" into keys (added to ks in order) and values. */
-static void parse_point(const char *pt, struct fkeys *ks, struct frow *fr)
-{
-	char buf[512], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", pt);
-	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-		size_t k;
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		for (k = 0; k < ks->n && strcmp(ks->name[k], tok); k++)
-			;
-		if (k == ks->n) {
-			if (ks->n == MAXKEYS)
-				continue;
-			snprintf(ks->name[ks->n++], sizeof(ks->name[0]), "%s", tok);
-		}
-		snprintf(fr->vals[k], sizeof(fr->vals[k]), "%s", eq + 1);
-	}
-}
-
-static int key_varies(const struct frow *r, size_t n, size_t k)
-{
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(r[i].vals[k], r[0].vals[k]))
-			return 1;
-	return 0;
-}
-
-static int key_follows(const struct frow *r, size_t n, size_t k, size_t by)
-{
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (!strcmp(r[i].vals[by], r[j].vals[by]) && strcmp(r[i].vals[k], r[j].vals[k]))
-				return 0;
-	return 1;
-}
 
 static int frow_cmp(const void *a, const void *b)
 {
@@ -101,64 +44,6 @@ static int frow_cmp(const void *a, const void *b)
 	if (!c)
 		c = strcmp(x->series, y->series);
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Sets each row's panel and group from the keys that vary. */
-static void label_rows(struct frow *r, size_t n, const struct fkeys *ks, int by_tag)
-{
-	size_t vk[MAXKEYS], nv = 0;
-
-	for (size_t k = 0; k < ks->n; k++) {
-		int keep = key_varies(r, n, k);
-
-		for (size_t j = 0; keep && j < nv; j++)
-			if (key_follows(r, n, k, vk[j]))
-				keep = 0;
-		if (keep)
-			vk[nv++] = k;
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t first = nv >= 2 ? 1 : 0, pl = 0, gl = 0;
-
-		r[i].panel[0] = r[i].group[0] = '\0';
-		if (by_tag && r[i].tag)
-			pl += (size_t)snprintf(r[i].panel, sizeof(r[i].panel), "%s", r[i].tag);
-		if (first)
-			snprintf(r[i].panel + pl, sizeof(r[i].panel) - pl, "%s%s=%s", pl ? ", " : "",
-				 ks->name[vk[0]], r[i].vals[vk[0]]);
-		for (size_t j = first; j < nv && gl < sizeof(r[i].group); j++)
-			if (r[i].vals[vk[j]][0]) /* a key its own report did not vary */
-				gl += (size_t)snprintf(r[i].group + gl, sizeof(r[i].group) - gl,
-						       "%s%s=%s", gl ? " " : "", ks->name[vk[j]],
-						       r[i].vals[vk[j]]);
-		if (!r[i].group[0])
-			snprintf(r[i].group, sizeof(r[i].group), "all");
-	}
-}
-
-/* Splits every panel by lock when one holds more than ANSWER_PANEL_ROWS
- * rows of several locks; the rows are in report, then lock order, so the
- * panels run lock by lock along a report's row of the layout. */
-static void split_by_lock(struct frow *r, size_t n)
-{
-	int split = 0;
-
-	for (size_t i = 0; i < n && !split; i++) {
-		size_t rows = 0, other = 0;
-
-		for (size_t j = 0; j < n; j++)
-			if (!strcmp(r[j].panel, r[i].panel)) {
-				rows++;
-				other |= strcmp(r[j].st.lock, r[i].st.lock) != 0;
-			}
-		split = rows > ANSWER_PANEL_ROWS && other;
-	}
-	for (size_t i = 0; split && i < n; i++) {
-		size_t l = strlen(r[i].panel);
-
-		snprintf(r[i].panel + l, sizeof(r[i].panel) - l, "%slock=%s", l ? ", " : "",
-			 r[i].st.lock);
-	}
 }
 
 static double num_or(const json_t *v, double def)
@@ -416,13 +301,190 @@ static void answer_axis(const struct frow *r, size_t n, struct fview *o)
 	o->lo = 1 / cand[k];
 }
 
+/* 1 when a row before r[i] has r[i]'s lock. */
+static int family_before(const struct frow *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r[j].st.lock, r[i].st.lock))
+			return 1;
+	return 0;
+}
+
+/* The figure's height in pixels: rows of up to three panels, each as
+ * tall as its most rows (tighter rows in a long panel). */
+static int height_of(size_t np, size_t most, const struct fview *o)
+{
+	size_t rows = np == 4 ? 2 : (np + 2) / 3;
+	int px = most > ANSWER_PANEL_ROWS / 2 ? 13 : 17;
+	int h = 140 + (int)rows * (110 + px * (int)most);
+
+	/* an answer's key lists every series below short panels */
+	return o && h < 420 ? 420 : h;
+}
+
+/* What height_of would give rows r[0..n): panels and their most rows. */
+static int forest_height(const struct frow *r, size_t n, const struct fview *o)
+{
+	size_t np = 0, most = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t in = 0, seen = 0;
+
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(r[j].panel, r[i].panel)) {
+				in++;
+				seen |= j < i;
+			}
+		np += !seen;
+		most = in > most ? in : most;
+	}
+	return height_of(np, most, o);
+}
+
+/* The left margin in characters that holds the longest group label
+ * (drawn at 9 points beside the 10-point margin unit), 16 at least: a
+ * label wider than the margin was cut at the figure's edge. */
+static int left_margin(const struct frow *r, size_t n)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < n; i++)
+		most = strlen(r[i].group) > most ? strlen(r[i].group) : most;
+	return most * 9 / 10 + 2 > 16 ? (int)(most * 9 / 10 + 2) : 16;
+}
+
+static void draw(struct plotctx *c, struct plot *p, struct frow *r, size_t nr, double band,
+		 const char *xlabel, const struct fview *o)
+{
+	struct gpvars v = { 0 };
+	FILE *f = plot_dat(c, p);
+
+	if (!f)
+		return;
+	size_t most, nb = write_blocks(f, r, nr, &v, &most, o);
+	size_t np = 0;
+
+	fclose(f);
+	sscanf(v.s ? v.s : "", "npan=%zu", &np);
+	gpv_add(&v, "band=%g; lm=%d; ", band, left_margin(r, nr));
+	gpv_str(&v, "xl", xlabel);
+	if (o)
+		gpv_add(&v, "xlo=%g; xhi=%g; pub=%g; ", o->lo, o->hi, o->published);
+	else
+		ratio_axis(r, nr, band, &v);
+	if (!nb) {
+		plot_skip(p, "no compared row has a ratio");
+		plot_dat_remove(c, p);
+	} else {
+		plot_render(c, p, &v, 1000, height_of(np, most, o));
+	}
+	gpv_free(&v);
+}
+
+/* A panel with more rows than a figure of FOREST_MAX_PX holds goes on
+ * as panels of its own: "threads=1x", "threads=1x, continued 1" (a
+ * compare forest of preempt-regression had 108 rows in one). */
+static void split_long_panels(struct frow *r, size_t n, const struct fview *o)
+{
+	size_t most = 1;
+
+	while (height_of(1, most + 1, o) <= FOREST_MAX_PX)
+		most++;
+	for (size_t i = n; i-- > 0;) {
+		size_t before = 0, l = strlen(r[i].panel);
+
+		for (size_t j = 0; j < i; j++)
+			before += !strcmp(r[j].panel, r[i].panel);
+		if (before >= most)
+			snprintf(r[i].panel + l, sizeof(r[i].panel) - l, ", continued %zu",
+				 before / most);
+	}
+}
+
+/* Rows r[0..n) of one family as figures of at most FOREST_MAX_PX: whole
+ * panels, as many in each part as fit ("tas, part 2 of 4"). */
+static void in_parts(struct plotctx *c, struct plot *p, struct frow *r, size_t n,
+		     const char *fam, double band, const char *xlabel, const struct fview *o)
+{
+	size_t *pid = calloc(n + 1, sizeof(*pid)), *cnt = calloc(n + 1, sizeof(*cnt));
+	size_t *end = calloc(n + 1, sizeof(*end)), np = 0, nparts = 0;
+	struct frow *part = malloc((n + 1) * sizeof(*part));
+
+	split_long_panels(r, n, o);
+	for (size_t i = 0; pid && cnt && end && part && i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < i && strcmp(r[j].panel, r[i].panel); j++)
+			;
+		pid[i] = j < i ? pid[j] : np++;
+		cnt[pid[i]]++;
+	}
+	for (size_t s = 0; part && s < np; s = end[nparts++]) {
+		size_t e = s + 1, most = cnt[s];
+
+		for (; e < np && height_of(e + 1 - s, most > cnt[e] ? most : cnt[e], o) <= FOREST_MAX_PX;
+		     e++)
+			most = most > cnt[e] ? most : cnt[e];
+		end[nparts] = e;
+	}
+	for (size_t k = 0, s = 0; k < nparts; s = end[k++]) {
+		char name[64], title[96];
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (pid[i] >= s && pid[i] < end[k])
+				part[m++] = r[i];
+		snprintf(name, sizeof(name), nparts > 1 ? "%s-%zu" : "%s", fam, k + 1);
+		snprintf(title, sizeof(title), nparts > 1 ? "%s, part %zu of %zu" : "%s", fam, k + 1,
+			 nparts);
+		struct plot *q = plot_part(c, p, name, title);
+
+		if (!q) {
+			fprintf(stderr, "slicebench plot: %s: no room for its figure %s\n", p->name, title);
+			break;
+		}
+		draw(c, q, part, m, band, xlabel, o);
+	}
+	free(pid);
+	free(cnt);
+	free(end);
+	free(part);
+}
+
+/* A forest taller than FOREST_MAX_PX as one figure per family of rows
+ * (its lock: every spinlock variant of tas together), each labelled by
+ * what varies inside it and in parts when still too tall; p stays,
+ * skipped, saying so.  0 without memory. */
+static int by_family(struct plotctx *c, struct plot *p, struct frow *r, size_t nr,
+		     const struct fkeys *ks, size_t ntags, double band, const char *xlabel,
+		     const struct fview *o)
+{
+	struct frow *sub = malloc(nr * sizeof(*sub));
+
+	if (!sub)
+		return 0;
+	plot_skip(p, "drawn as one figure per lock family, in parts of at most %d px", FOREST_MAX_PX);
+	for (size_t i = 0; i < nr; i++) {
+		size_t n = 0;
+
+		if (family_before(r, i))
+			continue;
+		for (size_t j = i; j < nr; j++)
+			if (!strcmp(r[j].st.lock, r[i].st.lock))
+				sub[n++] = r[j];
+		frow_label(sub, n, ks, ntags > 1);
+		in_parts(c, p, sub, n, r[i].st.lock, band, xlabel, o);
+	}
+	free(sub);
+	return 1;
+}
+
 static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t *const *reps,
 		   const char *const *tags, size_t n, const char *empty, struct fview *o)
 {
 	struct fkeys ks = { 0 };
 	struct frow *r = NULL;
 	size_t nr = 0, cap = 0, ntags = 0;
-	struct gpvars v = { 0 };
 	double band = 0.05;
 
 	for (size_t k = 0; k < n; k++) {
@@ -450,7 +512,7 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 			fr->tagi = k;
 			fr->row = row;
 			fr->tag = tags ? tags[k] : NULL;
-			parse_point(res_str(row, "point", ""), &ks, fr);
+			frow_parse_point(res_str(row, "point", ""), &ks, fr);
 			snprintf(fr->series, sizeof(fr->series), "%s", res_str(row, "b.workload", "?"));
 			pstyle_of(fr->series, NULL, &fr->st);
 			any = 1;
@@ -463,39 +525,14 @@ static void forest(struct plotctx *c, struct plot *p, const char *xlabel, json_t
 		return;
 	}
 	qsort(r, nr, sizeof(*r), frow_cmp);
-	label_rows(r, nr, &ks, ntags > 1);
+	frow_label(r, nr, &ks, ntags > 1);
 	if (o) {
-		split_by_lock(r, nr);
-		answer_axis(r, nr, o);
+		answer_axis(r, nr, o); /* one axis for every family's figure */
+		frow_split_by_lock(r, nr);
 	}
-	FILE *f = plot_dat(c, p);
-
-	if (f) {
-		size_t most, nb = write_blocks(f, r, nr, &v, &most, o);
-		size_t np = 0;
-
-		fclose(f);
-		sscanf(v.s ? v.s : "", "npan=%zu", &np);
-		gpv_add(&v, "band=%g; ", band);
-		gpv_str(&v, "xl", xlabel);
-		if (o)
-			gpv_add(&v, "xlo=%g; xhi=%g; pub=%g; ", o->lo, o->hi, o->published);
-		else
-			ratio_axis(r, nr, band, &v);
-		if (!nb) {
-			plot_skip(p, "no compared row has a ratio");
-			plot_dat_remove(c, p);
-		} else {
-			size_t rows = np == 4 ? 2 : (np + 2) / 3;
-			/* a long answer panel gets tighter rows */
-			int px = o && most > ANSWER_PANEL_ROWS / 2 ? 13 : 17;
-			int h = 140 + (int)rows * (110 + px * (int)most);
-
-			/* an answer's key lists every series below short panels */
-			plot_render(c, p, &v, 1000, o && h < 420 ? 420 : h);
-		}
-	}
-	gpv_free(&v);
+	if (forest_height(r, nr, o) <= FOREST_MAX_PX || !by_family(c, p, r, nr, &ks, ntags, band,
+								       xlabel, o))
+		draw(c, p, r, nr, band, xlabel, o);
 	free(r);
 }
 

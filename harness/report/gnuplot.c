@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "gnuplot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -27,6 +28,26 @@ struct plot *plot_new(struct plotctx *c, const char *name, const char *title, co
 	p->state = 0;
 	p->note[0] = '\0';
 	return p;
+}
+
+struct plot *plot_part(struct plotctx *c, const struct plot *p, const char *part,
+		       const char *what)
+{
+	struct plot *q;
+	size_t l;
+
+	if (c->nplots == GP_MAXPLOTS)
+		return NULL;
+	q = plot_new(c, NULL, NULL, p->tmpl, p->caption);
+	l = (size_t)snprintf(q->own_name, sizeof(q->own_name), "%s-", p->name);
+	/* a file name: the part's letters, digits, '+' and '-' */
+	for (const char *s = part; *s && l + 1 < sizeof(q->own_name); s++)
+		q->own_name[l++] = isalnum((unsigned char)*s) || *s == '+' || *s == '-' ? *s : '_';
+	q->own_name[l] = '\0';
+	snprintf(q->own_title, sizeof(q->own_title), "%s: %s", p->title, what);
+	q->name = q->own_name;
+	q->title = q->own_title;
+	return q;
 }
 
 static void note(struct plot *p, int state, const char *fmt, va_list ap)

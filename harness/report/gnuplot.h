@@ -10,13 +10,14 @@
 
 #include <jansson.h>
 
-#define GP_MAXPLOTS 24
+#define GP_MAXPLOTS 64
 
 struct plot {
 	const char *name, *title, *tmpl;
 	const char *caption; /* one line: what it shows and how to read it */
 	int state;	     /* 0 skipped, 1 ok, -1 failed */
 	char note[PATH_MAX + 1024];
+	char own_name[96], own_title[256]; /* a part's (plot_part) */
 };
 
 /* What every extractor reads and the index is written from. */
@@ -31,6 +32,11 @@ struct plotctx {
 
 struct plot *plot_new(struct plotctx *c, const char *name, const char *title, const char *tmpl,
 		      const char *caption);
+/* A figure of its own for one part of p's rows (a forest split by
+ * family): named NAME-PART, titled "TITLE: WHAT", p's template and
+ * caption; NULL when the slots are full. */
+struct plot *plot_part(struct plotctx *c, const struct plot *p, const char *part,
+		       const char *what);
 void plot_skip(struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void plot_fail(struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* OUTDIR/NAME.dat for writing, or NULL with the plot failed. */

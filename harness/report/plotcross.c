@@ -205,6 +205,31 @@ static size_t crossovers(const struct ppts *s, FILE *f, struct gpvars *v)
 	return n;
 }
 
+/* The value beside a point drawn at the axis's edge, in at most five
+ * characters: "x9k", "x1.1k", "x64", "1/19", "1/1M" (points eight to a panel's
+ * width sat 35 px apart, and "x1.1e+03x9012x10082" ran together). */
+static void edge_label(double y, char *buf, size_t len)
+{
+	const char *pre = y >= 1 ? "x" : "1/";
+	char r[32];
+	double v;
+
+	/* three figures first: 1/1e-6 is 999999.99..., which is "1M" */
+	snprintf(r, sizeof(r), "%.3g", y >= 1 ? y : 1 / y);
+	v = strtod(r, NULL);
+
+	if (!(y > 0))
+		snprintf(buf, len, "0");
+	else if (v >= 1e9)
+		snprintf(buf, len, "%s%.0e", pre, v);
+	else if (v >= 1e6)
+		snprintf(buf, len, v < 1e7 ? "%s%.2gM" : "%s%.0fM", pre, v / 1e6);
+	else if (v >= 1000)
+		snprintf(buf, len, v < 1e4 ? "%s%.2gk" : "%s%.0fk", pre, v / 1000);
+	else
+		snprintf(buf, len, "%s%.0f", pre, v);
+}
+
 /* The ratio axis: the narrowest of a few symmetric ranges that holds every
  * ratio, at most 1/16x..16x; an interval beyond it ends at the edge (with
  * 3 repetitions one slow window makes an interval span a decade).  Every published effect of
@@ -230,7 +255,7 @@ static double ratio_range(struct ppts *s, FILE *f)
 		struct ppt *pt = &s->v[i];
 
 		if (pt->y > r || pt->y < 1 / r) {
-			ratio_str(pt->y, pt->label, sizeof(pt->label));
+			edge_label(pt->y, pt->label, sizeof(pt->label));
 			beyond++;
 		} else {
 			snprintf(pt->label, sizeof(pt->label), "-");

@@ -4,6 +4,8 @@
  * in a collapsed section below the verdicts. */
 #include "plothtml.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,35 +23,49 @@
 #include "../lib/verdict.h"
 #include "../lib/status.h"
 
-static const char style[] =
-	"body{font-family:sans-serif;margin:1.5em auto;max-width:1050px;padding:0 1em;"
-	"line-height:1.4}\n"
-	"table{border-collapse:collapse;font-size:0.85em;max-width:100%}\n"
-	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;"
-	"overflow-wrap:anywhere}\n"
-	"tr.regressed td{background:#fdd}tr.improved td{background:#dfd}\n"
-	".skipped{color:#666}.failed{color:#b00}.warnings{color:#b00}\n"
-	"figure{margin:1em 0}figcaption{color:#333;font-size:0.9em}\n"
-	"img{max-width:100%;height:auto;border:1px solid #eee}\n"
-	".stats{overflow-x:auto}.desc{font-size:1.05em}\n"
-	"tr.collapsed td{background:#fed}tr.equivalent td{background:#eef}"
-	"table.answer th[colspan]{background:#f4f4f4}.ext{font-weight:bold}\n";
+/* The stylesheet, plots/templates/report.css (scripts/replicate.sh's page
+ * has the same), inlined: the page loads nothing. */
+static void style(FILE *f, const struct plotctx *c)
+{
+	char path[PATH_MAX], buf[4096];
+	FILE *in;
+	size_t n;
 
-/* The study's name and description: the first input's config has them. */
+	snprintf(path, sizeof(path), "%s/report.css", c->tmpldir);
+	in = fopen(path, "r");
+	if (!in) {
+		fprintf(stderr, "slicebench plot: warning: %s: %s; the page is unstyled\n", path,
+			strerror(errno));
+		return;
+	}
+	fputs("<style>\n", f);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, f);
+	fputs("</style>", f);
+	fclose(in);
+}
+
+static const char *config_str(const struct plotctx *c, const char *key)
+{
+	for (size_t d = 0; d < c->ndocs; d++)
+		if (res_str(c->docs[d], fld_config_name, NULL))
+			return res_str(c->docs[d], key, NULL);
+	return NULL;
+}
+
+/* The study's name, then whether the extension ran in each input, and
+ * why not: the page's first lines. */
 static void heading(FILE *f, const struct plotctx *c)
 {
-	const char *name = NULL, *desc = NULL;
+	const char *name = config_str(c, fld_config_name);
 
-	for (size_t d = 0; d < c->ndocs && !name; d++) {
-		name = res_str(c->docs[d], fld_config_name, NULL);
-		desc = res_str(c->docs[d], fld_config_desc, NULL);
-	}
 	fputs("<title>slicebench: ", f);
 	html_esc(f, name ? name : "report");
-	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n<h1>slicebench: ", style);
+	fputs("</title>\n", f);
+	style(f, c);
+	fputs("</head><body>\n<h1>slicebench: ", f);
 	html_esc(f, name ? name : "report");
 	fputs("</h1>\n", f);
-	/* first: whether the extension ran in each input, and why not */
 	for (size_t d = 0; d < c->ndocs; d++) {
 		char line[2048];
 
@@ -62,6 +78,16 @@ static void heading(FILE *f, const struct plotctx *c)
 		html_esc(f, line);
 		fputs("</p>\n", f);
 	}
+}
+
+/* The study's description and its inputs, collapsed: the method, read
+ * after the answer. */
+static void about(FILE *f, const struct plotctx *c)
+{
+	const char *desc = config_str(c, fld_config_desc);
+
+	fputs("<details class=\"about\"><summary>About this study: its method and inputs"
+	      "</summary>\n", f);
 	if (desc) {
 		fputs("<p class=\"desc\">", f);
 		html_esc(f, desc);
@@ -73,28 +99,7 @@ static void heading(FILE *f, const struct plotctx *c)
 		html_esc(f, c->names[d]);
 		fputs("</code>", f);
 	}
-	fputs(".</p>\n", f);
-}
-
-/* A row's first cells: B, A, the point, the ratio with its interval;
- * the caller writes the rest after "</td><td>". */
-static void row_start(FILE *f, const json_t *row, const char *cls)
-{
-	const json_t *ci = json_object_get(row, "ratio_ci95");
-	double r = res_num(row, "ratio");
-
-	fprintf(f, "<tr class=\"%s\"><td>", cls);
-	html_esc(f, res_str(row, "b.workload", "?"));
-	fputs("</td><td>", f);
-	html_esc(f, res_str(row, "a.workload", "?"));
-	fputs("</td><td>", f);
-	html_esc(f, res_str(row, "point", ""));
-	if (isfinite(r) && json_is_number(json_array_get(ci, 0)))
-		fprintf(f, "</td><td>%.3g [%.3g, %.3g]", r, json_number_value(json_array_get(ci, 0)),
-			json_number_value(json_array_get(ci, 1)));
-	else
-		fprintf(f, isfinite(r) ? "</td><td>%.3g" : "</td><td>-", r);
-	fputs("</td><td>", f);
+	fputs(".</p></details>\n", f);
 }
 
 static void verdict_rows(FILE *f, const json_t *rep)
@@ -105,7 +110,7 @@ static void verdict_rows(FILE *f, const json_t *rep)
 	json_array_foreach(json_object_get(rep, "rows"), i, row) {
 		const char *v = res_str(row, "verdict", vd_name(VD_INCONCLUSIVE));
 
-		row_start(f, row, v);
+		plot_row_start(f, row, v);
 		fputs(v, f);
 		if (!vd_is(v, VD_IMPROVED) && !vd_is(v, VD_REGRESSED)) {
 			fputs(" (", f);
@@ -114,134 +119,6 @@ static void verdict_rows(FILE *f, const json_t *rep)
 		}
 		fputs("</td></tr>\n", f);
 	}
-}
-
-/* "3 improved, 1 regressed, 60 inconclusive" of a report's rows. */
-static void counts(FILE *f, const json_t *rep)
-{
-	size_t i, nv[6] = { 0 };
-	json_t *row;
-
-	json_array_foreach(json_object_get(rep, "rows"), i, row) {
-		const char *v = res_str(row, "verdict", "");
-
-		nv[vd_is(v, VD_IMPROVED) ? 0 : vd_is(v, VD_REGRESSED) ? 1
-				: vd_is(v, VD_COLLAPSED) ? 2 : vd_is(v, VD_ABOVE) ? 4
-				: vd_is(v, VD_BELOW) ? 5 : 3]++;
-	}
-	if (json_object_get(rep, "axis_max")) /* against a published number */
-		fprintf(f, "%zu above, %zu below, %zu inconclusive", nv[4], nv[5], nv[3]);
-	else
-		fprintf(f, "%zu improved, %zu regressed, %zu collapsed, %zu inconclusive", nv[0],
-			nv[1], nv[2], nv[3]);
-}
-
-/* Whether contrast c's control is a dry control (the claim's test). */
-static int dry_control(const json_t *c)
-{
-	const json_t *ctl = json_object_get(c, "control");
-	const char *w = res_str(ctl, "workload", "");
-	size_t n = strlen(w);
-
-	return json_is_true(json_object_get(ctl, "dry")) ||
-	       (n >= 3 && !strcmp(w + n - 3, "dry"));
-}
-
-/* The published claim's verdict on row (claim.c), after its reading. */
-static void claim_cell(FILE *f, const json_t *c, json_t *row, double pub)
-{
-	if (!dry_control(c)) {
-		fputs("; the published claim is judged against the dry control, not here", f);
-		return;
-	}
-	json_t *in = json_pack("{s:f,s:O}", "published", pub, "row", row);
-	json_t *v = claim_judge(in);
-
-	fputs("; the published claim: <b>", f);
-	html_esc(f, res_str(v, "verdict", "?"));
-	fputs("</b> (", f);
-	html_esc(f, res_str(v, "why", ""));
-	fputs(")", f);
-	json_decref(v);
-	json_decref(in);
-}
-
-/* One line per row of the question's contrasts, under a line per contrast
- * and input: the answer in numbers, before any figure. */
-static void question_table(FILE *f, const struct question *q)
-{
-	fputs("<h2 id=\"question\">The question</h2>\n<p class=\"desc\">", f);
-	html_esc(f, q->text);
-	fputs("</p>\n", f);
-	if (!q->n) {
-		fputs("<p class=\"skipped\">no contrast has a pair in these inputs: ", f);
-		html_esc(f, q->note);
-		fputs("</p>\n", f);
-		return;
-	}
-	fputs("<p>Each row: the treatment against its control at one run point, the ratio of "
-	      "geometric means with its 95% interval, the verdict (or what the row could have "
-	      "seen), the minimum detectable effect (MDE: 80% power at the level the design "
-	      "holds the row to: the question's contrasts share alpha 0.05) and "
-	      "the repetitions per side an MDE at the published effect would need (scaled from "
-	      "this row's spread).</p>\n<table class=\"answer\"><tr><th>treatment</th>"
-	      "<th>control</th><th>point</th><th>ratio [95% CI]</th><th>verdict</th>"
-	      "<th>MDE</th><th>reps for published</th></tr>\n", f);
-	for (size_t k = 0; k < q->n; k++) {
-		const struct contrast_rep *cr = &q->reps[k];
-		double pub = res_num(cr->c, "published");
-		size_t i;
-		json_t *row;
-
-		fputs("<tr><th colspan=\"7\">", f);
-		html_esc(f, res_str(cr->c, "name", "?"));
-		if (cr->tag[0]) {
-			fputs(" (", f);
-			html_esc(f, cr->tag);
-			fputs(")", f);
-		}
-		fputs(": ", f);
-		counts(f, cr->rep);
-		if (!json_array_size(json_object_get(cr->rep, "rows"))) {
-			/* say why: "slice-spin threads=2x: A ok, B unsupported: ..." */
-			const json_t *nc = json_object_get(cr->rep, "not_compared");
-
-			fputs("; nothing compared", f);
-			if (json_array_size(nc)) {
-				fputs(": ", f);
-				html_esc(f, json_string_value(json_array_get(nc, 0)));
-				if (json_array_size(nc) > 1)
-					fprintf(f, " (and %zu more)", json_array_size(nc) - 1);
-			}
-		}
-		if (isfinite(pub)) {
-			fprintf(f, "; published effect x%.3g", pub);
-			if (json_is_string(json_object_get(cr->c, "published_by"))) {
-				fputs(" (", f);
-				html_esc(f, res_str(cr->c, "published_by", ""));
-				fputs(")", f);
-			}
-		}
-		fputs("</th></tr>\n", f);
-		json_array_foreach(json_object_get(cr->rep, "rows"), i, row) {
-			const char *v = res_str(row, "verdict", vd_name(VD_INCONCLUSIVE));
-			double mde = res_num(row, "mde.ratio");
-			double need = isfinite(pub) ? power_reps_for(row, pub) : NAN;
-			int eq = json_is_true(res_get(row, "tost.equivalent"));
-
-			row_start(f, row, eq ? vd_name(VD_EQUIVALENT) : v);
-			html_esc(f, res_str(row, "reading", v));
-			if (isfinite(pub))
-				claim_cell(f, cr->c, row, pub);
-			fprintf(f, isfinite(mde) ? "</td><td>x%.3g" : "</td><td>-", mde);
-			if (isfinite(need))
-				fprintf(f, "</td><td>%.0f (has %.0f)</td></tr>\n", need,
-					fmin(res_num(row, "a.n"), res_num(row, "b.n")));
-			else
-				fputs("</td><td>-</td></tr>\n", f);
-		}
-	}
-	fputs("</table>\n", f);
 }
 
 /* One line per comparison in index.html; its table is in details.html. */
@@ -268,7 +145,7 @@ static void verdict_summary(FILE *f, const struct verdicts *vs)
 		fprintf(f, "<li><a href=\"details.html#cmp%zu\">", k);
 		html_esc(f, vs->what[k]);
 		fputs("</a>: ", f);
-		counts(f, vs->reps[k]);
+		plot_counts(f, vs->reps[k]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul></details>\n", f);
@@ -288,7 +165,7 @@ static void verdicts(FILE *f, const struct verdicts *vs)
 		fprintf(f, "<h3 id=\"cmp%zu\">", k);
 		html_esc(f, vs->what[k]);
 		fputs(": ", f);
-		counts(f, rep);
+		plot_counts(f, rep);
 		fputs("</h3>\n", f);
 		fprintf(f, "<table class=\"verdicts\"><tr><th>B</th><th>A (baseline)</th>"
 			   "<th>parameters</th><th>B/A [95%% CI]</th><th>verdict</th></tr>\n");
@@ -346,24 +223,35 @@ static void meta_rows(FILE *f, const struct plotctx *c)
 	json_decref(seen);
 }
 
-static void figure(FILE *f, const struct plot *p)
+/* Figure p; lead: the answer on the first screen.  A skipped figure is
+ * not shown (stderr said why); a failed one says why. */
+static void figure(FILE *f, const struct plot *p, int lead)
 {
+	if (!p->state) {
+		fprintf(f, "<!-- %s %s: ", p->name, rs_name(RS_SKIPPED));
+		html_esc(f, p->note);
+		fputs(" -->\n", f);
+		return;
+	}
 	fprintf(f, "<h2 id=\"%s\">", p->name);
 	html_esc(f, p->title);
 	fputs("</h2>\n", f);
 	if (p->state > 0) {
-		fprintf(f, "<figure><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"", p->name, p->name);
+		fprintf(f, "<figure%s><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"",
+			lead ? " class=\"lead\"" : "", p->name, p->name);
 		html_esc(f, p->title);
 		fputs("\"></a>\n<figcaption>", f);
-		html_esc(f, p->caption ? p->caption : "");
-		fprintf(f, " <a href=\"%s.svg\">%s.svg</a> &middot; <a href=\"%s.dat\">%s.dat</a>"
+		if (p->caption && *p->caption) { /* how to read it, one click away */
+			fputs("<details><summary>How to read this figure</summary>", f);
+			html_esc(f, p->caption);
+			fputs("</details>", f);
+		}
+		fprintf(f, "<a href=\"%s.svg\">%s.svg</a> &middot; <a href=\"%s.dat\">%s.dat</a>"
 			   "</figcaption></figure>\n",
 			p->name, p->name, p->name, p->name);
 		return;
 	}
-	const char *st = rs_name(p->state ? RS_FAILED : RS_SKIPPED);
-
-	fprintf(f, "<p class=\"%s\">%s: ", st, st);
+	fprintf(f, "<p class=\"%s\">%s: ", rs_name(RS_FAILED), rs_name(RS_FAILED));
 	html_esc(f, p->note);
 	fputs("</p>\n", f);
 }
@@ -376,38 +264,60 @@ static void page_head(FILE *f, const struct plotctx *c)
 	heading(f, c);
 }
 
+static int is_answer(const struct plot *p)
+{
+	return !strncmp(p->name, "answer", 6);
+}
+
+/* The figures that were drawn or failed, the rest of the page's sections. */
+static void contents(FILE *f, const struct plotctx *c)
+{
+	fputs("<nav><ul>\n", f);
+	for (size_t i = 0; i < c->nplots; i++) {
+		const struct plot *p = &c->plots[i];
+
+		if (!p->state)
+			continue;
+		fprintf(f, "<li><a href=\"#%s\">", p->name);
+		html_esc(f, p->title);
+		fprintf(f, "</a>%s</li>\n", p->state > 0 ? "" : " (failed)");
+	}
+	fputs("<li><a href=\"#verdicts\">Every comparison</a> (<a href=\"details.html\">"
+	      "details.html</a>)</li>\n<li><a href=\"#machines\">Machines and kernels</a></li>"
+	      "\n</ul></nav>\n", f);
+}
+
+/* The first screen: the question, the first answer figure drawn, the
+ * verdict table; then the other answers, the method collapsed, every
+ * comparison, the other figures and the machines. */
 static int index_page(const struct plotctx *c, const struct verdicts *v, const char *path,
 		      char *err, size_t len)
 {
 	struct outfile o;
 	FILE *f = outfile_open(&o, path, err, len);
+	size_t lead = c->nplots;
 
 	if (!f)
 		return -1;
 	page_head(f, c);
-	fputs("<ul>\n", f);
 	if (v->q)
-		fputs("<li><a href=\"#question\">The question</a></li>\n", f);
-	for (size_t i = 0; i < c->nplots; i++) {
-		const struct plot *p = &c->plots[i];
-
-		fprintf(f, "<li><a href=\"#%s\">", p->name);
-		html_esc(f, p->title);
-		fprintf(f, "</a> %s</li>\n", p->state > 0 ? "" : p->state ? "(failed)" : "(skipped)");
-	}
-	fputs("<li><a href=\"#verdicts\">Every comparison</a> (<a href=\"details.html\">"
-	      "details.html</a>)</li>\n<li><a href=\"#machines\">Machines and kernels</a></li>"
-	      "\n</ul>\n", f);
-	/* The question's verdicts, its answer figures, then the rest. */
+		plot_question_head(f, v->q);
+	for (size_t i = 0; i < c->nplots && lead == c->nplots; i++)
+		if (is_answer(&c->plots[i]) && c->plots[i].state > 0)
+			lead = i;
+	if (lead < c->nplots)
+		figure(f, &c->plots[lead], 1);
 	if (v->q)
-		question_table(f, v->q);
+		plot_question_table(f, v->q);
 	for (size_t i = 0; i < c->nplots; i++)
-		if (!strncmp(c->plots[i].name, "answer", 6))
-			figure(f, &c->plots[i]);
+		if (i != lead && is_answer(&c->plots[i]))
+			figure(f, &c->plots[i], 0);
+	about(f, c);
+	contents(f, c);
 	verdict_summary(f, v);
 	for (size_t i = 0; i < c->nplots; i++)
-		if (strncmp(c->plots[i].name, "answer", 6))
-			figure(f, &c->plots[i]);
+		if (!is_answer(&c->plots[i]))
+			figure(f, &c->plots[i], 0);
 	meta_rows(f, c);
 	fputs("</body></html>\n", f);
 	return outfile_commit(&o, err, len);

@@ -6,6 +6,7 @@
 #define SB_PLOTHTML_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -31,5 +32,13 @@ struct verdicts {
  * all; 0, or -1 with err.  An index.html over its budget is written, with
  * a warning on stderr (tests/t-report.sh holds every report to it). */
 int plot_index(const struct plotctx *c, const struct verdicts *v, char *err, size_t len);
+
+/* plotqtab.c: the question's text (the page's first section), its table
+ * of verdicts (how to read it collapsed below), a compared row's first
+ * cells up to the verdict's, and the verdict counts of a report. */
+void plot_question_head(FILE *f, const struct question *q);
+void plot_question_table(FILE *f, const struct question *q);
+void plot_row_start(FILE *f, const json_t *row, const char *cls);
+void plot_counts(FILE *f, const json_t *rep);
 
 #endif

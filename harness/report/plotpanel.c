@@ -433,5 +433,8 @@ void ppts_render(struct plotctx *c, struct plot *p, struct ppts *s, struct gpvar
 	cols = layout_cols(s->npanels);
 	while (rows * cols < s->npanels)
 		rows++;
-	plot_render(c, p, v, 1000, 60 + 370 * (int)rows);
+	/* rows of 370 px, shorter when there are more than four: no figure
+	 * is taller than 1,600 px (sixteen panels of the contention study's
+	 * made one of 2,280) */
+	plot_render(c, p, v, 1000, 60 + (int)(rows <= 4 ? 370 : 1540 / rows) * (int)rows);
 }

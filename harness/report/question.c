@@ -258,6 +258,24 @@ static json_t *stripped(const json_t *doc, const json_t *r, const json_t *c)
 	return x;
 }
 
+/* The treatment's values of "ignore"'s keys back into its stripped copy
+ * x, once paired: the row's point names them (the extension length a
+ * victim's latency is asked about, which its control does not have). */
+static void restore_ignored(json_t *x, const json_t *r, const json_t *c)
+{
+	const json_t *rp = json_object_get(r, "params");
+	json_t *p = json_object_get(x, "params"), *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(c, "ignore"), i, v) {
+		const json_t *val = json_is_string(v) ? json_object_get(rp, json_string_value(v))
+						      : NULL;
+
+		if (val && json_is_object(p))
+			json_object_set(p, json_string_value(v), (json_t *)val);
+	}
+}
+
 /* "tas+pre", and " model=full" for a meta key of the treatment with a list
  * of values: the workload's name says the rest. */
 static void pair_label(const json_t *doc, const json_t *r, const json_t *c, char *buf,
@@ -359,6 +377,7 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, doub
 			/* One label on both sides, the treatment's run point on
 			 * both: compare pairs exactly these two. */
 			pair_label(docs[d], r, c, lbl, sizeof(lbl));
+			restore_ignored(x, r, c);
 			json_t *y = json_deep_copy(a);
 
 			json_object_set_new(names, lbl, json_string(res_str(a, "workload", "?")));

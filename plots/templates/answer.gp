@@ -11,7 +11,7 @@
 # the published effect.
 # Set by slicebench plot: terminal, output, datafile, ptitle, npan, cols,
 # PT, PB0, PB1, YT, Y2T, YMIN, nb, BT, BC, BPT, BK, band, xlo, xhi, pub,
-# xl; columns: ratio lo hi y verdict mdelo mdehi where note.  (A label
+# xl, lm (the left margin, in characters, that holds the longest label); columns: ratio lo hi y verdict mdelo mdehi where note.  (A label
 # plot whose every y is NaN crashes gnuplot 5.4: labels are blanked, not
 # dropped.)
 rows = (npan + cols - 1) / cols
@@ -21,9 +21,14 @@ set xrange [xlo:xhi]
 # tics as far apart as the axis allows: doublings on the widest
 if (xhi >= 128) { set xtics ('1/100' 0.01, '1/10' 0.1, '1' 1, '10' 10, '100' 100) } else {
 if (xhi >= 16) { set xtics ('1/16' 0.0625, '1/4' 0.25, '1/2' 0.5, '1' 1, '2' 2, '4' 4, '16' 16) } else {
-if (xhi >= 4) { set xtics ('0.25' 0.25, '0.5' 0.5, '1' 1, '2' 2, '4' 4) } else {
-if (xhi >= 2) { set xtics ('0.5' 0.5, '0.67' 0.6667, '1' 1, '1.5' 1.5, '2' 2) } else {
-	set xtics ('0.67' 0.6667, '0.8' 0.8, '0.9' 0.9, '1' 1, '1.1' 1.1, '1.25' 1.25, '1.5' 1.5) } } } }
+if (xhi >= 4) { if (cols > 1) { set xtics ('1/4' 0.25, '1' 1, '4' 4) } else {
+	set xtics ('0.25' 0.25, '0.5' 0.5, '1' 1, '2' 2, '4' 4) } } else {
+if (xhi >= 2) { if (cols > 1) { set xtics ('0.5' 0.5, '1' 1, '2' 2) } else {
+	set xtics ('0.5' 0.5, '0.67' 0.6667, '1' 1, '1.5' 1.5, '2' 2) } } else {
+# a panel of two or three abreast is about 120 px wide: three labels
+# (seven read "0.670.80.911.1.251.5")
+if (cols > 1) { set xtics ('0.8' 0.8, '1' 1, '1.25' 1.25) } else {
+	set xtics ('0.67' 0.6667, '0.8' 0.8, '0.9' 0.9, '1' 1, '1.1' 1.1, '1.25' 1.25, '1.5' 1.5) } } } } }
 set xlabel xl
 set grid x
 set key below horizontal font ',9' samplen 1
@@ -31,7 +36,7 @@ set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb '#555555'
 if (pub > 0 && pub >= xlo && pub <= xhi) {
 	set arrow 2 from pub, graph 0 to pub, graph 1 nohead dt 3 lw 1.5 lc rgb '#cc0000'
 }
-set lmargin 16
+set lmargin lm
 set rmargin 12
 do for [p=1:npan] {
 	set title PT[p] font ',10'

@@ -7,7 +7,8 @@
 # (shaded); a row without one is inconclusive.
 # Set by slicebench plot: terminal, output, datafile, ptitle, npan, cols,
 # PT, PB0, PB1, YT (ytics per panel), YMIN, nb, BT, BC, BPT, BK (key entry),
-# band, xlo, xhi, xt, xl; columns: ratio lo hi y verdict.
+# band, xlo, xhi, xt, xl, lm (the left margin, in characters, that holds
+# the longest label); columns: ratio lo hi y verdict.
 rows = (npan + cols - 1) / cols
 set multiplot layout rows, cols title ptitle font ',12'
 set logscale x 10
@@ -18,7 +19,7 @@ set grid x
 set key below horizontal font ',9' samplen 1
 set object 1 rect from 1 / (1 + band), graph 0 to 1 + band, graph 1 behind fc rgb '#e8e8e8' fs solid noborder
 set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb '#555555'
-set lmargin 16
+set lmargin lm
 do for [p=1:npan] {
 	set title PT[p] font ',10'
 	set yrange [YMIN[p] - 0.7:0.7]
