@@ -57,15 +57,15 @@ block=$(jq -r --argjson mech "$mech" '
     ([$mech | to_entries[] | select(.value != null) | "\(.key): \(.value.g) granted, \(.value.y) ended in a yield, \(.value.r) revoked (\(.value.e) of them as the timer expired)"] | join("; ")) + ".",
   "<!-- /page1 -->"' <<<"$rep")
 
-# The time-scaled guest's reruns (results/reference/STUDY-vm-ts.json: the
+# The time-scaled guest's reruns (results/reference/STUDY-ts.json: the
 # extension scaled by the boot's measured slowdown, HRTICK off), each
 # claim about the extension judged by the same function, beside the same
 # point of the 5 us guest (STUDY-vm.json).
 SB=${SB:-build/slicebench}
 ts_rows=""
-for ts in results/reference/*-vm-ts.json.gz; do
+for ts in results/reference/*-ts.json.gz; do
 	[ -f "$ts" ] || continue
-	s=$(basename "$ts" -vm-ts.json.gz)
+	s=$(basename "$ts" -ts.json.gz)
 	q=configs/questions/$s.json
 	[ -f "$q" ] || continue
 	while IFS=$'\t' read -r trt ctl target; do
@@ -87,7 +87,7 @@ for ts in results/reference/*-vm-ts.json.gz; do
 			"| \($target): \($r.b.workload) vs \($r.a.workload), \($r.point)\(if $r.b.label then " [\($r.b.label)]" else "" end) | \(if $o then "\($o | ci), \($o.b.grants_per_1000_ops | g3)/1k" else "-" end) | \($r | ci), \($r.b.grants_per_1000_ops | g3)/1k, \($r.b.grants_ended.yielded // 0) of \($r.b.grants_ended.granted // 0) yielded | \($r.control_aa.verdict // "-") | \($w.verdict)\(if $w.reason then " (\($w.reason))" else "" end) |"
 			' <<<"{}")$'\n'
 		ts_ext=$(gzip -cd "$ts" | jq -r '.meta.vm.timescale | "k \(.k_extension // .k.median | . * 10 | round / 10), extension \(.extension.in_force_ns / 1000 | round) us in the guest"')
-		ts_src="results/reference/$s-vm-ts.json, $ts_ext"
+		ts_src="results/reference/$s-ts.json, $ts_ext"
 	done < <(jq -r '.contrasts[] | select(.target and (.control.workload // "" | test("dry$"))) |
 		[.treatment.workload, .control.workload, .target] | @tsv' "$q")
 done
