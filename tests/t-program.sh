@@ -300,5 +300,15 @@ want "daemon, session, term: each run ok and its repetition counts 1 left behind
 want "hang: failed by the watchdog, which says what it killed ($(q left '.results[2].reason'))" \
 	"$(q left '.results[2].reason')" = "watchdog: no result after 2 s (timeout_s), run killed; 2 processes it left behind killed" \
 	-a "$(q left '.results[2].left_behind')" = 2
+# The hang run's process was killed by the watchdog before it could
+# remove its scratch directory (/tmp/slicebench-prog.PID.*): its parent
+# removes it, so none is left of a run process that is gone.
+stale=$(for d in /tmp/slicebench-prog.[0-9]*.*; do
+	[ -d "$d" ] || continue
+	p=${d#/tmp/slicebench-prog.}
+	p=${p%%.*}
+	alive "$p" || echo "$d"
+done)
+want "nothing is left of a killed run's scratch directory (${stale:-none})" -z "$stale"
 want "left_behind, a result's and a repetition's, passes validate --strict ($("$SB" validate --strict "$TMP/left.json" 2>&1 | head -1))" \
 	-n "$("$SB" validate --strict "$TMP/left.json" >/dev/null 2>&1 && echo ok)"

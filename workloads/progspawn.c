@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../harness/os/reap.h"
 #include "../harness/os/signals.h"
 #include "../harness/os/timing.h"
 #include "../harness/os/topo.h"
@@ -220,7 +221,9 @@ int ps_prepare(struct ps_job *j, const struct run_params *p, const json_t *comma
 	if ((j->srv && missing("server", j->srv[0], err, len)) ||
 	    missing("command", j->cmd[0], err, len))
 		return -2;
-	if (snprintf(j->dir, sizeof(j->dir), "/tmp/slicebench-prog.XXXXXX") < 0 ||
+	/* The run process's pid in the name: a run the watchdog kills cannot
+	 * remove its directory, and its parent does (reap_scratch). */
+	if (snprintf(j->dir, sizeof(j->dir), REAP_SCRATCH_FMT "XXXXXX", (int)getpid()) < 0 ||
 	    !mkdtemp(j->dir)) {
 		snprintf(err, len, "mkdtemp %s: %s", j->dir, strerror(errno));
 		j->dir[0] = 0;

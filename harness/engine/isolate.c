@@ -215,6 +215,8 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 	 * cmd_run) and goes now, before the next run. */
 	reap_untrack(pid);
 	int left = reap_orphans();
+
+	reap_scratch(pid);
 	json_t *res = NULL;
 
 	/* Interrupted: the windows the child completed, or the mark alone

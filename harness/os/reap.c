@@ -5,6 +5,7 @@
 #include "reap.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +19,42 @@
 /* The run processes alive: one, or the arms of an interleaved point. */
 static pid_t *tracked;
 static size_t ntracked, cap;
+
+int reap_scratch(pid_t pid)
+{
+	char pre[64];
+	DIR *d = opendir("/tmp");
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(pre, sizeof(pre), REAP_SCRATCH_FMT, (int)pid);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char dir[PATH_MAX];
+
+		if (strncmp(e->d_name, pre + 5, strlen(pre + 5)))
+			continue;
+		snprintf(dir, sizeof(dir), "/tmp/%s", e->d_name);
+		/* flat: the program's outputs and the stats file, no subdirectory */
+		DIR *s = opendir(dir);
+		struct dirent *f;
+
+		while (s && (f = readdir(s))) {
+			char path[PATH_MAX + 256];
+
+			if (strcmp(f->d_name, ".") && strcmp(f->d_name, "..")) {
+				snprintf(path, sizeof(path), "%s/%s", dir, f->d_name);
+				unlink(path);
+			}
+		}
+		if (s)
+			closedir(s);
+		n += rmdir(dir) == 0;
+	}
+	closedir(d);
+	return n;
+}
 
 int reap_become(void)
 {

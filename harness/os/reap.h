@@ -19,5 +19,12 @@ void reap_untrack(pid_t pid);
  * tracked, then what each leaves: a killed child's own children are
  * re-parented here and go in the next pass.  How many it killed. */
 int reap_orphans(void);
+/* The scratch directory of a run process's program workload: the pid,
+ * then mkdtemp's suffix. */
+#define REAP_SCRATCH_FMT "/tmp/slicebench-prog.%d."
+/* Removes what run process pid left of its scratch directories (a run
+ * killed by its watchdog, or by SIGKILL, cannot): every file in them, then
+ * each directory.  How many directories it removed. */
+int reap_scratch(pid_t pid);
 
 #endif
