@@ -109,7 +109,7 @@ int main(void)
 	{
 		const double up[4] = { 1.0, 1.03, 1.1, 1.3 };
 		json_t *ra = json_array(), *rb = json_array();
-		char lbl[8];
+		char lbl[16];
 
 		for (int k = 0; k < 4; k++) {
 			double bb[12];
