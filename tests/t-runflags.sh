@@ -12,13 +12,14 @@ set -u
 # What a result must share with its twin: the config, the meta's keys but
 # the file's path, and per result its identity and the paths of its
 # fields (array positions folded: thread counts and histograms vary).
-# The busy loop's calibration check says why a window drifted only when
-# it did, which the host's speed decides (an ASan build on a busy
-# machine drifts): those paths are not the run's shape.
+# What the busy loop's calibration check records inside its object (a
+# drift's reason, a recalibration, a probe) depends on the host's speed
+# in that window (an ASan build on a busy machine drifts): the object is
+# part of the run's shape, its insides are not.
 shape='{config, meta: (.meta | del(.config_file) | keys),
 	results: [.results[] | {workload, "label": .label, status, reason, params,
 		fields: ([paths | map(if type == "number" then "[]" else . end) | join(".")
-			| select(test("calibration\\.(reason|recalibrated|drifted)") | not)] | unique)}]}'
+			| select(test("calibration\\.") | not)] | unique)}]}'
 
 cat >"$TMP/same.json" <<'J'
 {"runs": [{"workload": ["spin-tas", "slice-spin"], "threads": 2, "pin": "compact",
