@@ -102,6 +102,54 @@ check "signals: timeout_s 0.3 is reported as 0.3 s: $(jq -r '.results[0].reason'
 	jq -e '.results[0].reason | test("no result after 0.3 s")' "$TMP/tiny-out.json"
 check "signals: the result interrupted before its first run validates" "$SB" validate "$TMP/early.json.out"
 
+# A holder trace's tracefs instance (sched_switch into a 4 MiB-per-CPU
+# buffer, tracing on) outlives a run process killed by its watchdog or by
+# SIGKILL: the parent removes a killed child's, the next traced run every
+# one whose process is gone.  Other tests' live instances are left alone.
+cat >"$TMP/ht-dog.json" <<'JSON'
+{"runs": [{"workload": "spin-tas", "repetitions": 1, "duration_s": 3, "warmup_s": 0,
+           "events": [], "holder_trace_us": 20, "timeout_s": 1}]}
+JSON
+dead_instances() { # the slicebench- instances whose process is gone
+	local d i pid
+	d=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	for i in "$d"/instances/slicebench-*; do
+		[ -d "$i" ] || continue
+		pid=${i##*-}
+		[ -e "/proc/$pid" ] || printf '%s ' "${i##*/}"
+	done
+}
+"$SB" run -c "$TMP/ht-dog.json" -o "$TMP/ht-dog-out.json" -q 2>/dev/null
+if ! jq -e '.results[0].reason | test("no result after 1 s")' "$TMP/ht-dog-out.json" >/dev/null 2>&1; then
+	notok "signals: the traced run was not stopped by its watchdog: $(jq -c '.results[0] | [.status, .reason]' "$TMP/ht-dog-out.json" 2>&1)"
+elif ! awk '$3 == "tracefs" { f = 1 } END { exit !f }' /proc/mounts; then
+	notok "signals: no tracefs is mounted after a holder-traced run: the leftover instances cannot be checked"
+else
+	left=$(dead_instances)
+	check "signals: a traced run killed by its watchdog leaves no tracefs instance (left: ${left:-none})" test -z "$left"
+	sed 's/"timeout_s": 1/"timeout_s": 30/' "$TMP/ht-dog.json" >"$TMP/ht-kill.json"
+	"$SB" run -c "$TMP/ht-kill.json" -o "$TMP/ht-kill-out.json" -q 2>/dev/null &
+	pid=$!
+	for _ in $(seq 100); do # the child's instance, within 10 s
+		kids=$(awk '{ print $1; exit }' /proc/"$pid"/task/*/children 2>/dev/null)
+		[ -n "$kids" ] && ls -d "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)/instances/slicebench-hold-"*"-$kids" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	for _ in $(seq 50); do [ -n "$kids" ] && [ -e "/proc/$kids" ] && sleep 0.1; done
+	left=$(dead_instances)
+	if [ -z "$left" ]; then
+		notok "signals: SIGKILL of a traced run left no instance to sweep (child ${kids:-none}): the case did not happen"
+	else
+		sed 's/"duration_s": 3/"duration_s": 0.2/' "$TMP/ht-kill.json" >"$TMP/ht-next.json"
+		"$SB" run -c "$TMP/ht-next.json" -o "$TMP/ht-next-out.json" -q 2>"$TMP/err" ||
+			notok "signals: the next traced run failed: $(tail -1 "$TMP/err")"
+		now=$(dead_instances)
+		check "signals: the next traced run removes the instance of a SIGKILLed run ($left; left: ${now:-none})" test -z "$now"
+	fi
+fi
+
 # A stop signal during a run of several repetitions keeps the ones it
 # completed, for a lock's run and a program's alike; the one in flight is
 # dropped.

@@ -217,6 +217,9 @@ json_t *iso_collect(const struct cfg_run *run, pid_t pid, int fd, struct iso_wat
 	int left = reap_orphans();
 
 	reap_scratch(pid);
+	/* A child killed here (or crashed) left its tracers' instances. */
+	if (WIFSIGNALED(st))
+		reap_trace_instances();
 	json_t *res = NULL;
 
 	/* Interrupted: the windows the child completed, or the mark alone

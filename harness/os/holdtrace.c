@@ -12,6 +12,7 @@
 #include <tracefs.h>
 
 #include "../lib/resset.h"
+#include "reap.h"
 #include "timing.h"
 #include "../lib/status.h"
 
@@ -162,6 +163,7 @@ struct holdtrace *holdtrace_open(int want, const char *instance_tag)
 			dir ? ": " : "", dir ? strerror(errno) : "");
 		return h;
 	}
+	reap_trace_instances();
 	snprintf(name, sizeof(name), "slicebench-hold-%s-%d", instance_tag, (int)getpid());
 	errno = 0;
 	h->inst = tracefs_instance_create(name);

@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 /* The run processes alive: one, or the arms of an interleaved point. */
 static pid_t *tracked;
 static size_t ntracked, cap;
@@ -53,6 +55,28 @@ int reap_scratch(pid_t pid)
 		n += rmdir(dir) == 0;
 	}
 	closedir(d);
+	return n;
+}
+
+int reap_trace_instances(void)
+{
+	char **names = tracefs_instances("^slicebench-");
+	int n = 0;
+
+	for (size_t i = 0; names && names[i]; i++) {
+		const char *dash = strrchr(names[i], '-');
+		int pid = dash ? atoi(dash + 1) : 0;
+
+		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		struct tracefs_instance *old = tracefs_instance_alloc(NULL, names[i]);
+
+		if (old) {
+			n += tracefs_instance_destroy(old) == 0;
+			tracefs_instance_free(old);
+		}
+	}
+	tracefs_list_free(names);
 	return n;
 }
 

@@ -26,5 +26,10 @@ int reap_orphans(void);
  * killed by its watchdog, or by SIGKILL, cannot): every file in them, then
  * each directory.  How many directories it removed. */
 int reap_scratch(pid_t pid);
+/* Removes the tracefs instances ("slicebench-...-PID", the slice and the
+ * holder tracers') whose process is gone: a run killed by its watchdog or
+ * by SIGKILL cannot remove its own, whose buffers stay allocated and whose
+ * sched_switch events keep being recorded.  How many it removed. */
+int reap_trace_instances(void);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "../lib/hist.h"
 #include "../lib/resset.h"
+#include "reap.h"
 #include "slicedur.h"
 #include "../lib/status.h"
 
@@ -155,29 +156,6 @@ static int setup_events(struct slicetrace *t)
 	return 0;
 }
 
-/* A run killed by its watchdog (SIGKILL) cannot remove its instance, whose
- * buffers stay allocated in the kernel: the next run removes those whose
- * process is gone. */
-static void sweep_stale(void)
-{
-	char **names = tracefs_instances("^slicebench-");
-
-	for (size_t i = 0; names && names[i]; i++) {
-		const char *dash = strrchr(names[i], '-');
-		int pid = dash ? atoi(dash + 1) : 0;
-
-		if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
-			continue;
-		struct tracefs_instance *old = tracefs_instance_alloc(NULL, names[i]);
-
-		if (old) {
-			tracefs_instance_destroy(old);
-			tracefs_instance_free(old);
-		}
-	}
-	tracefs_list_free(names);
-}
-
 struct slicetrace *slicetrace_open(int want, const char *instance_tag)
 {
 	struct slicetrace *t = calloc(1, sizeof(*t));
@@ -202,7 +180,7 @@ struct slicetrace *slicetrace_open(int want, const char *instance_tag)
 		return t;
 	char name[96];
 
-	sweep_stale();
+	reap_trace_instances();
 	snprintf(name, sizeof(name), "slicebench-%s-%d", instance_tag, (int)getpid());
 	errno = 0;
 	t->inst = tracefs_instance_create(name);
