@@ -84,7 +84,7 @@ for ts in results/reference/*-ts.json.gz; do
 			def g3: if . == null then "-" else (. * 1000 | round / 1000 | tostring) end;
 			range(0; $c | length) as $i | $c[$i].row as $r | $v[$i] as $w |
 			($old.rows | map(select(.b.workload == $r.b.workload and .point == $r.point and .b.label == $r.b.label)) | .[0]) as $o |
-			"| \($target): \($r.b.workload) vs \($r.a.workload), \($r.point)\(if $r.b.label then " [\($r.b.label)]" else "" end) | \(if $o then "\($o | ci), \($o.b.grants_per_1000_ops | g3)/1k" else "-" end) | \($r | ci), \($r.b.grants_per_1000_ops | g3)/1k, \($r.b.grants_ended.yielded // 0) of \($r.b.grants_ended.granted // 0) yielded | \($r.control_aa.verdict // "-") | \($w.verdict)\(if $w.reason then " (\($w.reason))" else "" end) |"
+			"| \($target): \($r.b.workload) vs \($r.a.workload), \($r.point)\(if $r.b.label then " [\($r.b.label)]" else "" end) | \(if $o then "\($o | ci), \($o.b.grants_per_1000_ops | g3)/1k" else "-" end) | \($r | ci), \($r.b.grants_per_1000_ops | g3)/1k, \($r.b.grants_ended.yielded // 0) of \($r.b.grants_ended.granted // 0) yielded | \(if $r.mde.ratio then "x" + ($r.mde.ratio | f3) else "-" end) | \($r.control_aa.verdict // "-") | \($w.verdict)\(if $w.reason then " (\($w.reason))" elif ($w.why | startswith("the same direction")) then " (\(if $r.ratio > $c[$i].published then "larger" else "smaller" end) than published)" else "" end) |"
 			' <<<"{}")$'\n'
 		ts_ext=$(gzip -cd "$ts" | jq -r '.meta.vm.timescale | "k \(.k_extension // .k.median | . * 10 | round / 10), extension \(.extension.in_force_ns / 1000 | round) us in the guest"')
 		ts_src="results/reference/$s-ts.json, $ts_ext"
@@ -94,7 +94,7 @@ done
 if [ -n "$ts_rows" ]; then
 	block=${block%$'\n<!-- /page1 -->'}
 	block+=$'\n\n'"**The time-scaled guest.**  The same claims, rerun with the extension scaled by the boot's measured slowdown and the scheduler's HRTICK off (docs/vm.md; $ts_src), each judged by the same function against the 5 us guest's same point:"$'\n\n'
-	block+="| claim, point | 5 us guest | time-scaled guest | A/A | verdict |"$'\n'"|---|---|---|---|---|"$'\n'
+	block+="| claim, point | 5 us guest | time-scaled guest | MDE | A/A | verdict |"$'\n'"|---|---|---|--:|---|---|"$'\n'
 	block+="${ts_rows%$'\n'}"$'\n<!-- /page1 -->'
 fi
 
