@@ -170,11 +170,14 @@ wl_op(struct wl_thread *t, void *lk, struct sb_rseq *rs, const struct wl_cs cs,
 		if (hr - ha >= cs.hold_log_tsc)
 			hl_add(t->hold_log, ha, f0, f1, hr);
 	}
-	/* Outside the section: the next one faults again. */
-	if (!simple && cs.fault_advice)
-		fcs_refresh(cs.fault, cs.fault_len, cs.fault_advice);
 	if (pol != POL_NONE && pol != POL_HOG)
 		wl_clear(rs, pol, &c->grants, &c->yields);
+	/* Outside the section and after the request is cleared: the next
+	 * section faults again.  madvise is a system call, and one made
+	 * while a grant is in force ends it as an abort (kernel/rseq.c,
+	 * rseq_syscall_enter_work), not in the yield the clear makes. */
+	if (!simple && cs.fault_advice)
+		fcs_refresh(cs.fault, cs.fault_len, cs.fault_advice);
 }
 
 /* The loop's shape: the simple one (see wl_critical_section), timed or
