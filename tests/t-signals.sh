@@ -110,19 +110,19 @@ cat >"$TMP/ht-dog.json" <<'JSON'
 {"runs": [{"workload": "spin-tas", "repetitions": 1, "duration_s": 3, "warmup_s": 0,
            "events": [], "holder_trace_us": 20, "timeout_s": 1}]}
 JSON
-dead_instances() { # the slicebench- instances whose process is gone
-	local d i pid
-	d=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-	for i in "$d"/instances/slicebench-*; do
+dead_instances() { # the slicebench- instances under $tr whose process is gone
+	local i pid
+	for i in "$tr"/instances/slicebench-*; do
 		[ -d "$i" ] || continue
 		pid=${i##*-}
 		[ -e "/proc/$pid" ] || printf '%s ' "${i##*/}"
 	done
 }
 "$SB" run -c "$TMP/ht-dog.json" -o "$TMP/ht-dog-out.json" -q 2>/dev/null
+tr=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 if ! jq -e '.results[0].reason | test("no result after 1 s")' "$TMP/ht-dog-out.json" >/dev/null 2>&1; then
 	notok "signals: the traced run was not stopped by its watchdog: $(jq -c '.results[0] | [.status, .reason]' "$TMP/ht-dog-out.json" 2>&1)"
-elif ! awk '$3 == "tracefs" { f = 1 } END { exit !f }' /proc/mounts; then
+elif [ -z "$tr" ]; then
 	notok "signals: no tracefs is mounted after a holder-traced run: the leftover instances cannot be checked"
 else
 	left=$(dead_instances)
@@ -132,7 +132,7 @@ else
 	pid=$!
 	for _ in $(seq 100); do # the child's instance, within 10 s
 		kids=$(awk '{ print $1; exit }' /proc/"$pid"/task/*/children 2>/dev/null)
-		[ -n "$kids" ] && ls -d "$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)/instances/slicebench-hold-"*"-$kids" >/dev/null 2>&1 && break
+		[ -n "$kids" ] && ls -d "$tr/instances/slicebench-hold-"*"-$kids" >/dev/null 2>&1 && break
 		sleep 0.1
 	done
 	kill -KILL "$pid"
