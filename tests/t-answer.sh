@@ -3,8 +3,9 @@
 # t-answer.sh - a study's question (configs/questions/NAME.json) on a
 # constructed result: the answer figure holds one row per declared pair
 # and nothing else, a ratio beyond the axis is clipped and annotated, a
-# collapse is marked, the verdict table states each row's MDE and the
-# repetitions the published effect would need; a contrast against a
+# collapse is marked, the verdict table states each row's MDE, the
+# repetitions x1.25 and the published effect would need, and answer.json
+# holds the same rows; a contrast against a
 # published number ("reference") gets its t interval and above/below
 # verdicts; and a bad question file is refused with its key, exit 2 and no
 # report.
@@ -19,7 +20,8 @@ fi
 # and spin-tas (policy none), which the question leaves out.  tas+cs is
 # x1.1 at 1 thread, x10 at 2 (beyond the axis) and has two windows
 # without an operation at 4 (a collapse); at 1 thread its windows
-# alternate +-15%, so the design needs more than its 5 repetitions.
+# alternate +-15%, so the design needs more than its 5 repetitions.  A
+# window starts every 2 s.
 jq '.results[0] as $r | .results = [
 	(1, 2, 4) as $t |
 	($r | .params.threads = $t | .nthreads = $t | .params.lock = "tas") as $p |
@@ -28,7 +30,9 @@ jq '.results[0] as $r | .results = [
 	($p | .workload = "tas+cs" | .params.policy = "cs" | .params.dry = false |
 	 .repetitions |= (to_entries | map(.value.ops_per_sec *=
 		(if $t == 1 then 1.1 * (if .key % 2 == 0 then 1.15 else 0.87 end) elif $t == 2 then 10 elif .key < 2 then 0 else 1 end)) |
-		map(.value)))]' tests/fixtures/base.json >"$TMP/res.json"
+		map(.value)))] |
+	.results |= map(.repetitions |= (to_entries | map(.value.window_start_ns = .key * 2e9) | map(.value)))' \
+	tests/fixtures/base.json >"$TMP/res.json"
 cat >"$TMP/q.json" <<'Q'
 { "question": "Does the request change throughput beyond its stores?",
   "contrasts": [ { "name": "each placement vs its dry control",
@@ -59,6 +63,18 @@ check "answer: the noisy x1.1 is on the axis, inconclusive, with its MDE band ar
 	awk -v l="$one" 'BEGIN {split(l, f, " "); exit !(f[1] > 1.05 && f[1] < 1.2 && f[8] == 0 && f[5] == "-" &&
 		f[6] < 1 && f[7] > 1 && f[6] * f[7] > 0.999 && f[6] * f[7] < 1.001)}'
 check "answer: the verdict table says the collapse" grep -q 'collapsed: 0 ops in 2 of 5 windows of B' "$out/index.html"
+# answer.json: the same rows for scripts, each with the repetitions an MDE
+# of x1.25 needs; the noisy 1-thread row (alternating +-15%) needs more
+# than its 5, and the contrast states its time to x1.25.
+aj=$out/answer.json
+check "answer: answer.json has one row per pair" \
+	test "$(jq '.contrasts[0].rows | length' "$aj" 2>/dev/null)" = 3
+need=$(jq '.contrasts[0].rows[] | select(.point == "threads=1") | .mde_goal.reps' "$aj" 2>/dev/null)
+check "answer: the noisy row needs more than its 5 windows for x1.25 ($need)" \
+	jq -e --argjson n "${need:-0}" -n '$n > 5' >/dev/null
+check "answer: the contrast's time to x1.25 is stated" \
+	jq -e '.contrasts[0].time_to_goal | .mde == 1.25 and (.seconds | type) == "number"' "$aj" >/dev/null
+check "answer: the table's row says the repetitions to x1.25" grep -q "<td>$need (" "$out/index.html"
 
 # Pairs stay within their lock and placement: two locks, two placements
 # each, every control at its own speed (tas+cs+dry 1, tas+pre+dry 2,
@@ -93,7 +109,7 @@ jq '.results |= map(select(.workload == "tas+cs") | .workload = "x")' "$TMP/res.
 mde=$(jq -r '.rows[] | select(.point | test("threads=1( |$)")) | .mde.ratio' "$TMP/cmp.json")
 need=$(jq -r '.rows[] | select(.point | test("threads=1( |$)")) |
 	5 * pow(((.mde.ratio | log) / (1.23 | log)); 2) | ceil' "$TMP/cmp.json")
-got=$(grep -o 'threads=1</td>.*' "$out/index.html" | sed -n 's|.*<td>x\([0-9.]*\)</td><td>\([0-9]*\) (has 5).*|\1 \2|p')
+got=$(grep -o 'threads=1</td>.*' "$out/index.html" | sed -n 's|.*<td>x\([0-9.]*\)</td><td>[0-9]* ([0-9]* s)</td><td>\([0-9]*\) (has 5).*|\1 \2|p')
 check "answer: the table's MDE and reps for x1.23 are compare's (x$mde, $need reps; table: $got)" \
 	awk -v g="$got" -v m="$mde" -v n="$need" 'BEGIN {split(g, f, " ");
 		exit !(n > 5 && f[2] == n && f[1] / m > 0.995 && f[1] / m < 1.005)}'

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmptime.h"
 #include "resget.h"
 #include "textfmt.h"
 #include "../lib/txtshow.h"
@@ -68,6 +69,17 @@ json_t *cmp_summary(const json_t *rep)
 				json_object_set_new(s, "mde_max", json_real(mde));
 		}
 	}
+	/* How long each family's design would take to reach the goal MDE. */
+	json_array_foreach(out, k, s) {
+		size_t without;
+		double t = cmp_time_to_goal(json_object_get(rep, "rows"), res_str(s, "metric", ""),
+					    res_str(s, "group", ""), &without);
+
+		json_object_set_new(s, "time_to_goal",
+				    json_pack("{s:f,s:o,s:I}", "mde", CMP_MDE_GOAL, "seconds",
+					      isfinite(t) ? json_real(t) : json_null(),
+					      "points_without", (json_int_t)without));
+	}
 	return out;
 }
 
@@ -81,6 +93,20 @@ static int grouped(const json_t *rep)
 		if (strcmp(res_str(r, "group", ""), res_str(json_array_get(rows, 0), "group", "")))
 			return 1;
 	return 0;
+}
+
+/* "time to MDE x1.25: 14 min of windows (2 points without an estimate)". */
+static void time_print(FILE *f, const json_t *s, const char *pre, const char *ind)
+{
+	double t = res_num(s, "time_to_goal.seconds"), w = res_num(s, "time_to_goal.points_without");
+
+	if (!isfinite(t))
+		return;
+	fprintf(f, "%s%s  time to MDE x%.3g at every point: %.0f s of windows", pre, ind,
+		res_num(s, "time_to_goal.mde"), t);
+	if (w > 0)
+		fprintf(f, " (%.0f point(s) without an estimate)", w);
+	fputc('\n', f);
 }
 
 void cmp_summary_print(FILE *f, const json_t *rep, const char *pre)
@@ -101,6 +127,7 @@ void cmp_summary_print(FILE *f, const json_t *rep, const char *pre)
 		if (isfinite(res_num(s, "mde_min")))
 			fprintf(f, " (MDE x%.3g-x%.3g)", res_num(s, "mde_min"), res_num(s, "mde_max"));
 		fputc('\n', f);
+		time_print(f, s, pre, gr && *g ? "  " : "");
 	}
 }
 

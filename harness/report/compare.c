@@ -22,6 +22,7 @@
 #include "cmppair.h"
 #include "cmppower.h"
 #include "cmpsched.h"
+#include "cmptime.h"
 #include "../lib/fields.h"
 #include "../core/keys.h"
 #include "resget.h"
@@ -193,6 +194,7 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	/* What the scheduler did in the windows: holders switched out,
 	 * rounds per window. */
 	cmp_sched(row, flags, ra, rb);
+	cmp_time_sides(row, ra, rb);
 	/* The config's labels: two rows can share a point under two labels. */
 	if (res_str(ra, fld_r_label, NULL))
 		json_object_set_new(json_object_get(row, "a"), "label",
@@ -337,9 +339,11 @@ static void finish(json_t *rep, const struct cmp_opts *o)
 	size_t i, small = 0;
 
 	power_decide(rows, o);
-	json_array_foreach(rows, i, r)
+	json_array_foreach(rows, i, r) {
+		cmp_time_row(r);
 		if (res_num(r, "a.n") < 4 || res_num(r, "b.n") < 4)
 			small++;
+	}
 	if (small)
 		add_str(rep, "notes",
 			json_sprintf("%zu row(s) have fewer than 4 repetitions on a side: the exact "

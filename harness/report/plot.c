@@ -26,6 +26,7 @@
 #include "plothtml.h"
 #include "plotpanel.h"
 #include "plots.h"
+#include "qanswer.h"
 #include "question.h"
 #include "resget.h"
 #include "resload.h"
@@ -115,7 +116,8 @@ static const struct cli_cmd plot_cmd = {
 		 "data as DIR/NAME.dat) and DIR/index.html, the report: the study's\n"
 		 "description, the question's verdict table and answer figure, every figure\n"
 		 "with a caption, the machines; DIR/details.html, every comparison's verdicts\n"
-		 "and statistics.\n"
+		 "and statistics; with --question, DIR/answer.json, the verdict table's rows\n"
+		 "with each contrast's time to an MDE of x1.25.\n"
 		 "Figures: answer (the --question file's contrasts: each ratio with its\n"
 		 "interval and its minimum detectable effect), answer-WORKLOAD (each workload of each input against the baseline,\n"
 		 "as a forest chart), answer-primitives (the primitives workload's costs),\n"
@@ -273,6 +275,14 @@ static int report(struct plotctx *c, const char *const *base, size_t nbase,
 	plot_ext(c);
 	plot_counters(c);
 	if (plot_index(c, &v, err, sizeof(err))) {
+		fprintf(stderr, "slicebench plot: %s\n", err);
+		rc = 1;
+	}
+	/* The verdict table's rows for scripts: answer.json beside it. */
+	char ap[4200];
+
+	snprintf(ap, sizeof(ap), "%s/answer.json", out);
+	if (q && question_write(q, ap, err, sizeof(err))) {
 		fprintf(stderr, "slicebench plot: %s\n", err);
 		rc = 1;
 	}

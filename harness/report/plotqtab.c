@@ -10,6 +10,7 @@
 
 #include "claim.h"
 #include "cmppower.h"
+#include "cmptime.h"
 #include "question.h"
 #include "resget.h"
 #include "textfmt.h"
@@ -96,7 +97,7 @@ static void rows(FILE *f, const struct question *q)
 		size_t i;
 		json_t *row;
 
-		fputs("<tr><th colspan=\"7\">", f);
+		fputs("<tr><th colspan=\"8\">", f);
 		html_esc(f, res_str(cr->c, "name", "?"));
 		if (cr->tag[0]) {
 			fputs(" (", f);
@@ -117,6 +118,12 @@ static void rows(FILE *f, const struct question *q)
 					fprintf(f, " (and %zu more)", json_array_size(nc) - 1);
 			}
 		}
+		size_t without;
+		double t = cmp_time_to_goal(json_object_get(cr->rep, "rows"), NULL, NULL, &without);
+
+		if (isfinite(t))
+			fprintf(f, "; time to MDE x%.3g at every point: %.0f s%s", CMP_MDE_GOAL, t,
+				without ? " (some points without an estimate)" : "");
 		if (isfinite(pub)) {
 			fprintf(f, "; published effect x%.3g", pub);
 			if (json_is_string(json_object_get(cr->c, "published_by"))) {
@@ -136,7 +143,13 @@ static void rows(FILE *f, const struct question *q)
 			html_esc(f, res_str(row, "reading", v));
 			if (isfinite(pub))
 				claim_cell(f, cr->c, row, pub);
+			double gr = res_num(row, "mde.goal.reps"), gs = res_num(row, "mde.goal.seconds");
+
 			fprintf(f, isfinite(mde) ? "</td><td>x%.3g" : "</td><td>-", mde);
+			if (isfinite(gr))
+				fprintf(f, "</td><td>%.0f (%.0f s)", gr, gs);
+			else
+				fputs("</td><td>-", f);
 			if (isfinite(need))
 				fprintf(f, "</td><td>%.0f (has %.0f)</td></tr>\n", need,
 					fmin(res_num(row, "a.n"), res_num(row, "b.n")));
@@ -163,13 +176,15 @@ void plot_question_table(FILE *f, const struct question *q)
 	}
 	fputs("<table class=\"answer\" id=\"verdict-table\"><tr><th>treatment</th>"
 	      "<th>control</th><th>point</th><th>ratio [95% CI]</th><th>verdict</th>"
-	      "<th>MDE</th><th>reps for published</th></tr>\n", f);
+	      "<th>MDE</th><th>reps to x1.25</th><th>reps for published</th></tr>\n", f);
 	rows(f, q);
 	fputs("</table>\n<details class=\"howto\"><summary>How to read this table</summary>"
 	      "<p>Each row: the treatment against its control at one run point, the ratio of "
 	      "geometric means with its 95% interval, the verdict (or what the row could have "
 	      "seen), the minimum detectable effect (MDE: 80% power at the level the design "
-	      "holds the row to: the question's contrasts share alpha 0.05) and "
-	      "the repetitions per side an MDE at the published effect would need (scaled from "
-	      "this row's spread).</p></details>\n", f);
+	      "holds the row to: the question's contrasts share alpha 0.05), "
+	      "the repetitions per side an MDE of x1.25 would need with the time they take "
+	      "(a round of the point each, where the arms took turns), and those an MDE at "
+	      "the published effect would need (both scaled from this row's spread).</p>"
+	      "</details>\n", f);
 }
