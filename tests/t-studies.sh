@@ -57,6 +57,8 @@ bad models-host 'models: the study does not run in the guest' \
 bad boots 'boots: 0 is out of range 1\.\.99' "{$R, \"boots\": 0}"
 bad baseline 'baselines\[1\]: "spin-tsa" is not a workload configs/rostedt-2023.json runs' \
 	"{$R, \"baselines\": [\"slice-dry\", \"spin-tsa\"]}"
+bad baselines-five 'baselines: must be a list of at most 4 strings' \
+	"{$R, \"baselines\": [\"spin-tas\", \"slice-dry\", \"slice-spin\", \"spin-tas-1\", \"x\"]}"
 bad baseline-twice 'baselines\[1\]: "spin-tas" is listed twice \(as baselines\[0\]\)' \
 	"{$R, \"baselines\": [\"spin-tas\", \"spin-tas\"]}"
 bad metric 'metrics\[1\]: unknown metric "victim_p95"' \

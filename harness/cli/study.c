@@ -75,8 +75,9 @@ static const struct key_desc study_keys[] = {
 	  "fresh boots per guest result (the others in boots/, compare's --noise)" },
 	{ "timeout_s", KT_INT, "1500", 60, 86400, "s", "vm.sh --timeout of each boot" },
 	{ "vm_args", KT_LIST, "[]", 0, 64, "", "extra scripts/vm.sh options, e.g. [\"--no-selftest\"]" },
-	{ "baselines", KT_LIST, "[]", 0, 16, "",
-	  "workloads of the config each --within comparison is against" },
+	/* At most plot's --baseline count: the report draws one panel each. */
+	{ "baselines", KT_LIST, "[]", 0, 4, "",
+	  "workloads of the config each --within comparison is against (plot draws each)" },
 	{ "metrics", KT_LIST, "[]", 0, 8, "",
 	  "compare metrics beside ops_per_sec, each in its own tables (e.g. victim_p99)" },
 	{ "within", KT_LIST, "[\"vm\"]", 1, 2, "",
