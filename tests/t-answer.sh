@@ -76,6 +76,18 @@ check "answer: the contrast's time to x1.25 is stated" \
 	jq -e '.contrasts[0].time_to_goal | .mde == 1.25 and (.seconds | type) == "number"' "$aj" >/dev/null
 check "answer: the table's row says the repetitions to x1.25" grep -q "<td>$need (" "$out/index.html"
 
+# A verdict that rests on a dry control has that control's A/A check beside
+# it: the committed time-scaled contention sweep, whose label aa holds the
+# checks, answered by its question.
+"$SB" plot results/reference/contention-ts.json.gz --question configs/questions/contention.json \
+	--out "$TMP/cts" >/dev/null 2>&1
+naa=$(jq '[.contrasts[].rows[] | select(.control_aa)] | length' "$TMP/cts/answer.json" 2>/dev/null)
+nrows=$(jq '[.contrasts[].rows[]] | length' "$TMP/cts/answer.json" 2>/dev/null)
+check "answer: every row against a dry control carries its A/A check ($naa of $nrows)" \
+	test "${naa:-0}" -gt 0 -a "${naa:-0}" = "${nrows:-x}"
+check "answer: the verdict table says the control's A/A check" \
+	grep -q "the control's A/A check: \(valid\|invalid\|inconclusive\)" "$TMP/cts/index.html"
+
 # Pairs stay within their lock and placement: two locks, two placements
 # each, every control at its own speed (tas+cs+dry 1, tas+pre+dry 2,
 # adaptive+cs+dry 4, adaptive+pre+dry 8) and every treatment at 1.5 times

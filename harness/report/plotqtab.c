@@ -141,6 +141,10 @@ static void rows(FILE *f, const struct question *q)
 
 			plot_row_start(f, row, eq ? vd_name(VD_EQUIVALENT) : v);
 			html_esc(f, res_str(row, "reading", v));
+			if (res_str(row, "control_aa.verdict", NULL)) {
+				fputs("; the control's A/A check: ", f);
+				html_esc(f, res_str(row, "control_aa.verdict", ""));
+			}
 			if (isfinite(pub))
 				claim_cell(f, cr->c, row, pub);
 			double gr = res_num(row, "mde.goal.reps"), gs = res_num(row, "mde.goal.seconds");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aacheck.h"
 #include "cmppair.h"
 #include "compare.h"
 #include "plotpanel.h"
@@ -408,6 +409,10 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, doub
 		json_decref(pd[1]);
 		name_controls(rep, names);
 		json_decref(names);
+		/* The A/A checks of the inputs' dry controls, beside the rows
+		 * that rest on them (compare --within's). */
+		for (size_t d = 0; rep && d < n; d++)
+			aa_attach(rep, docs[d], "input", &o);
 		return rep;
 	}
 	json_decref(ctl);
