@@ -98,6 +98,54 @@ if [ -n "$ts_rows" ]; then
 	block+="${ts_rows%$'\n'}"$'\n<!-- /page1 -->'
 fi
 
+# The studies sized for the time-scaled guest (configs/studies/NAME-primary.json):
+# each question's primary contrasts on its time-scaled result
+# (results/reference/NAME-primary-vm-MODEL.json), beside the same contrasts
+# on the 5 us guest's result of the study it sizes (NAME-vm-MODEL.json, any
+# window length), both answered by `slicebench plot --question`
+# (answer.json), the question's own family and verdicts.
+tmpq=$(mktemp -d)
+trap 'rm -rf "$tmpq"' EXIT
+mkdir -p "$tmpq/q" "$tmpq/replicate"
+cp configs/replicate/targets.json "$tmpq/replicate/"
+answer() { # answer RESULT QUESTION: answer.json on stdout, {} when none
+	rm -rf "$tmpq/p"
+	if "$SB" plot "$1" --question "$2" --out "$tmpq/p" >/dev/null 2>&1 && [ -f "$tmpq/p/answer.json" ]; then
+		cat "$tmpq/p/answer.json"
+	else
+		echo '{"contrasts": []}'
+	fi
+}
+prim_rows=""
+for st in configs/studies/*-primary.json; do
+	[ -f "$st" ] || continue
+	s=$(basename "$st" .json)
+	q=$(jq -r .question "$st")
+	jq 'del(.contrasts[].where.duration_s)' "$q" >"$tmpq/q/any.json"
+	for ts in results/reference/"$s"-vm-*.json.gz; do
+		[ -f "$ts" ] || continue
+		m=${ts#results/reference/"$s"-vm-}
+		m=${m%.json.gz}
+		new=$(answer "$ts" "$q")
+		old=$(answer "results/reference/${s%-primary}-vm-$m.json.gz" "$tmpq/q/any.json")
+		prim_rows+=$(jq -rn --argjson new "$new" --argjson old "$old" --arg s "${s%-primary}" --arg m "$m" '
+			def f2: . * 100 | round / 100 | tostring;
+			def tally: "\([.rows[] | select(.verdict == "improved")] | length) improved, \([.rows[] | select(.verdict == "regressed")] | length) regressed, \([.rows[] | select(.equivalent == true)] | length) equivalent, \([.rows[] | select(.verdict != "improved" and .verdict != "regressed" and .equivalent != true)] | length) cannot tell";
+			def mdes: [.rows[].mde | numbers] | if length == 0 then "-" else "x\(min | f2)-x\(max | f2)" end;
+			def yielded: "\([.rows[].grants_ended.yielded // 0] | add // 0) of \([.rows[].grants_ended.granted // 0] | add // 0)";
+			$new.contrasts[] | .name as $n |
+			($old.contrasts | map(select(.name == $n)) | .[0]) as $o |
+			"| \($s): \($n) (\($m)) | \(.rows | length): \(tally) | \(mdes), \([.rows[].mde | numbers | select(. <= 1.25)] | length) of \(.rows | length) at x1.25 or better | \(yielded) | \(if .time_to_goal.seconds then "\(.time_to_goal.seconds | round) s" else "-" end) | \(if $o then "\($o.rows | length): \($o | tally); MDE \($o | mdes); \($o | yielded) yielded" else "-" end) |"
+			')$'\n'
+	done
+done
+if [ -n "$prim_rows" ]; then
+	block=${block%$'\n<!-- /page1 -->'}
+	block+=$'\n\n'"**The primary contrasts, sized for the time-scaled guest.**  Each study's question (configs/questions/), answered by \`slicebench plot --question\` on its result sized for an MDE of x1.25 (configs/studies/NAME-primary.json; the contrasts share alpha 0.05), with the kernel's grants to the treatment arms and the time its design needs to reach x1.25 at every point, beside the same contrasts on the 5 us guest:"$'\n\n'
+	block+="| study: contrast (boot) | time-scaled guest: rows | MDE | grants yielded | time to x1.25 | 5 us guest |"$'\n'"|---|---|---|--:|--:|---|"$'\n'
+	block+="${prim_rows%$'\n'}"$'\n<!-- /page1 -->'
+fi
+
 if [ "$check" = 0 ]; then
 	printf '%s\n' "$block"
 	exit 0
