@@ -34,7 +34,8 @@ check "compare: ratio 1.2 with a CI around it, no delta beside it" jqe \
 check "compare: the JSON leads with a summary per metric ($(jq -c '.summary' <<<"$r"))" jqe \
 	'.summary == [{metric: "ops_per_sec", group: .rows[0].group, family: "report", level: 0.025,
 	  rows: 2, improved: 2, regressed: 0, equivalent: 0, cannot_tell: 0,
-	  mde_min: ([.rows[].mde.ratio] | min), mde_max: ([.rows[].mde.ratio] | max)}]' <<<"$r"
+	  mde_min: ([.rows[].mde.ratio] | min), mde_max: ([.rows[].mde.ratio] | max),
+	  time_to_goal: {mde: 1.25, seconds: null, points_without: 2}}]' <<<"$r"
 "$SB" compare "$base" "$TMP/up.json" >"$TMP/brief" 2>/dev/null
 check "compare: the default text opens with the summary line" \
 	grep -qx 'ops_per_sec: 2 improved, 0 regressed, 0 equivalent, 0 cannot tell (MDE x[0-9.]*-x[0-9.]*)' "$TMP/brief"
