@@ -70,16 +70,10 @@ json_t *cmp_summary(const json_t *rep)
 		}
 	}
 	/* How long each family's design would take to reach the goal MDE. */
-	json_array_foreach(out, k, s) {
-		size_t without;
-		double t = cmp_time_to_goal(json_object_get(rep, "rows"), res_str(s, "metric", ""),
-					    res_str(s, "group", ""), &without);
-
+	json_array_foreach(out, k, s)
 		json_object_set_new(s, "time_to_goal",
-				    json_pack("{s:f,s:o,s:I}", "mde", CMP_MDE_GOAL, "seconds",
-					      isfinite(t) ? json_real(t) : json_null(),
-					      "points_without", (json_int_t)without));
-	}
+				    cmp_time_goal(json_object_get(rep, "rows"), res_str(s, "metric", ""),
+						  res_str(s, "group", "")));
 	return out;
 }
 

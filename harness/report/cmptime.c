@@ -121,3 +121,13 @@ double cmp_time_to_goal(const json_t *rows, const char *metric, const char *grou
 	json_decref(points);
 	return any ? sum : NAN;
 }
+
+json_t *cmp_time_goal(const json_t *rows, const char *metric, const char *group)
+{
+	size_t without;
+	double t = cmp_time_to_goal(rows, metric, group, &without);
+
+	return json_pack("{s:f,s:o,s:I}", "mde", CMP_MDE_GOAL, "seconds",
+			 isfinite(t) ? json_real(t) : json_null(), "points_without",
+			 (json_int_t)without);
+}

@@ -34,5 +34,8 @@ void cmp_time_row(json_t *row);
  * estimate.  NAN when no point has one. */
 double cmp_time_to_goal(const json_t *rows, const char *metric, const char *group,
 			size_t *without);
+/* The same as {mde: CMP_MDE_GOAL, seconds (null when none), points_without}:
+ * a compare summary's, and each contrast's of answer.json. */
+json_t *cmp_time_goal(const json_t *rows, const char *metric, const char *group);
 
 #endif

@@ -1,8 +1,6 @@
 /* qanswer.c - a study's answer in numbers (see qanswer.h). */
 #include "qanswer.h"
 
-#include <math.h>
-
 #include "cmptime.h"
 #include "outfile.h"
 #include "resget.h"
@@ -40,14 +38,12 @@ int question_write(const struct question *q, const char *path, char *err, size_t
 	for (size_t k = 0; k < q->n; k++) {
 		const struct contrast_rep *cr = &q->reps[k];
 		const json_t *rows = json_object_get(cr->rep, "rows"), *r;
-		size_t i, without;
-		double t = cmp_time_to_goal(rows, NULL, NULL, &without);
-		json_t *c = json_pack("{s:s,s:s,s:O?,s:O?,s:{s:f,s:o,s:I},s:[]}", "name",
+		size_t i;
+		json_t *c = json_pack("{s:s,s:s,s:O?,s:O?,s:o,s:[]}", "name",
 				      res_str(cr->c, "name", "?"), "input", cr->tag, "family",
 				      res_get(json_array_get(rows, 0), "family"), "published",
-				      json_object_get(cr->c, "published"), "time_to_goal", "mde",
-				      CMP_MDE_GOAL, "seconds", isfinite(t) ? json_real(t) : json_null(),
-				      "points_without", (json_int_t)without, "rows");
+				      json_object_get(cr->c, "published"), "time_to_goal",
+				      cmp_time_goal(rows, NULL, NULL), "rows");
 
 		json_array_foreach(rows, i, r)
 			json_array_append_new(json_object_get(c, "rows"), slim(r));
