@@ -138,3 +138,9 @@ void cmp_point_desc(const json_t *r, const json_t *var, char *buf, size_t len)
 	}
 }
 
+int cmp_dry_name(const char *workload)
+{
+	size_t n = strlen(workload);
+
+	return n >= 3 && !strcmp(workload + n - 3, "dry");
+}

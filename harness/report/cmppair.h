@@ -15,5 +15,8 @@ char *cmp_point_key(const json_t *r, int with_workload, int run_keys_only);
 json_t *cmp_variation(json_t *const *all, size_t nall);
 /* "threads=2x pin=oversubscribe:2": threads, then the keys that vary. */
 void cmp_point_desc(const json_t *r, const json_t *var, char *buf, size_t len);
+/* Whether a workload's name is a dry control's (LOCK+POLICY+dry,
+ * slice-dry, slice-adaptive-dry: the name ends in "dry"). */
+int cmp_dry_name(const char *workload);
 
 #endif

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmppair.h"
 #include "resget.h"
 #include "../lib/fields.h"
 #include "../lib/stats.h"
@@ -180,15 +181,14 @@ static void rare_note(json_t *r, const struct cmp_opts *o)
 	if (!isfinite(g) || g >= gfloor)
 		return;
 	double worth = g > 0 ? o->threshold * 1000 / g : NAN;
-	const char *v = res_str(r, "verdict", ""), *ctl = res_str(r, "a.workload", "");
-	size_t nc = strlen(ctl);
+	const char *v = res_str(r, "verdict", "");
 
 	/* Against a dry control the two arms differ only in whether the
 	 * kernel reads the request: a ratio that moved beyond the band there
 	 * was moved by the mechanism, however rare its grants.  Say what each
 	 * grant stood for instead of calling it too rare. */
-	if (g > 0 && (vd_is(v, VD_IMPROVED) || vd_is(v, VD_REGRESSED)) && nc >= 3 &&
-	    !strcmp(ctl + nc - 3, "dry")) {
+	if (g > 0 && (vd_is(v, VD_IMPROVED) || vd_is(v, VD_REGRESSED)) &&
+	    cmp_dry_name(res_str(r, "a.workload", ""))) {
 		double ratio = res_num(r, "ratio"), each = fabs(ratio - 1) * 1000 / g;
 
 		json_object_set_new(r, "mechanism",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "claim.h"
+#include "cmppair.h"
 #include "cmppower.h"
 #include "cmptime.h"
 #include "question.h"
@@ -61,11 +62,9 @@ void plot_counts(FILE *f, const json_t *rep)
 static int dry_control(const json_t *c)
 {
 	const json_t *ctl = json_object_get(c, "control");
-	const char *w = res_str(ctl, "workload", "");
-	size_t n = strlen(w);
 
 	return json_is_true(json_object_get(ctl, "dry")) ||
-	       (n >= 3 && !strcmp(w + n - 3, "dry"));
+	       cmp_dry_name(res_str(ctl, "workload", ""));
 }
 
 /* The published claim's verdict on row (claim.c), after its reading. */
