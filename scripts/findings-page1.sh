@@ -91,12 +91,15 @@ for ts in results/reference/*-ts.json.gz; do
 	done < <(jq -r '.contrasts[] | select(.target and (.control.workload // "" | test("dry$"))) |
 		[.treatment.workload, .control.workload, .target] | @tsv' "$q")
 done
-if [ -n "$ts_rows" ]; then
+# section LEAD HEADER ALIGN ROWS: a paragraph and its table appended to the
+# block, before its closing marker; nothing without rows.
+section() {
+	[ -n "$4" ] || return 0
 	block=${block%$'\n<!-- /page1 -->'}
-	block+=$'\n\n'"**The time-scaled guest.**  The same claims, rerun with the extension scaled by the boot's measured slowdown and the scheduler's HRTICK off (docs/vm.md; $ts_src), each judged by the same function against the 5 us guest's same point:"$'\n\n'
-	block+="| claim, point | 5 us guest | time-scaled guest | MDE | A/A | verdict |"$'\n'"|---|---|---|--:|---|---|"$'\n'
-	block+="${ts_rows%$'\n'}"$'\n<!-- /page1 -->'
-fi
+	block+=$'\n\n'"$1"$'\n\n'"$2"$'\n'"$3"$'\n'"${4%$'\n'}"$'\n<!-- /page1 -->'
+}
+section "**The time-scaled guest.**  The same claims, rerun with the extension scaled by the boot's measured slowdown and the scheduler's HRTICK off (docs/vm.md; ${ts_src:-}), each judged by the same function against the 5 us guest's same point:" \
+	"| claim, point | 5 us guest | time-scaled guest | MDE | A/A | verdict |" "|---|---|---|--:|---|---|" "$ts_rows"
 
 # The studies sized for the time-scaled guest (configs/studies/NAME-primary.json):
 # each question's primary contrasts on its time-scaled result
@@ -135,16 +138,12 @@ for st in configs/studies/*-primary.json; do
 			def yielded: "\([.rows[].grants_ended.yielded // 0] | add // 0) of \([.rows[].grants_ended.granted // 0] | add // 0)";
 			$new.contrasts[] | .name as $n |
 			($old.contrasts | map(select(.name == $n)) | .[0]) as $o |
-			"| \($s): \($n) (\($m)) | \(.rows | length): \(tally) | \(mdes), \([.rows[].mde | numbers | select(. <= 1.25)] | length) of \(.rows | length) at x1.25 or better | \(yielded) | \(if .time_to_goal.seconds then "\(.time_to_goal.seconds | round) s" else "-" end) | \(if $o then "\($o.rows | length): \($o | tally); MDE \($o | mdes); \($o | yielded) yielded" else "-" end) |"
+			"| \($s): \($n) (\($m)) | \(.rows | length): \(tally) | \(mdes), \(.time_to_goal.mde as $g | [.rows[].mde | numbers | select(. <= $g)] | length) of \(.rows | length) at x\(.time_to_goal.mde) or better | \(yielded) | \(if .time_to_goal.seconds then "\(.time_to_goal.seconds | round) s" else "-" end) | \(if $o then "\($o.rows | length): \($o | tally); MDE \($o | mdes); \($o | yielded) yielded" else "-" end) |"
 			')$'\n'
 	done
 done
-if [ -n "$prim_rows" ]; then
-	block=${block%$'\n<!-- /page1 -->'}
-	block+=$'\n\n'"**The primary contrasts, sized for the time-scaled guest.**  Each study's question (configs/questions/), answered by \`slicebench plot --question\` on its result sized for an MDE of x1.25 (configs/studies/NAME-primary.json; the contrasts share alpha 0.05), with the kernel's grants to the treatment arms and the time its design needs to reach x1.25 at every point, beside the same contrasts on the 5 us guest:"$'\n\n'
-	block+="| study: contrast (boot) | time-scaled guest: rows | MDE | grants yielded | time to x1.25 | 5 us guest |"$'\n'"|---|---|---|--:|--:|---|"$'\n'
-	block+="${prim_rows%$'\n'}"$'\n<!-- /page1 -->'
-fi
+section "**The primary contrasts, sized for the time-scaled guest.**  Each study's question (configs/questions/), answered by \`slicebench plot --question\` on its result sized for an MDE of x1.25 (configs/studies/NAME-primary.json; the contrasts share alpha 0.05), with the kernel's grants to the treatment arms and the time its design needs to reach x1.25 at every point, beside the same contrasts on the 5 us guest:" \
+	"| study: contrast (boot) | time-scaled guest: rows | MDE | grants yielded | time to x1.25 | 5 us guest |" "|---|---|---|--:|--:|---|" "$prim_rows"
 
 if [ "$check" = 0 ]; then
 	printf '%s\n' "$block"
