@@ -106,8 +106,9 @@ const struct key_desc run_keys[] = {
 	RUN_KEY(repetitions, KT_INT, "3", 1, KEY_REPETITIONS_MAX, "",
 		"independent repetitions (fresh threads each)"),
 	RUN_KEY(ci_target_pct, KT_NUM, "0", 0, 100, "%",
-		"auto repetitions: repeat until the ops/s 95% half-width is at most this share of "
-		"the mean, from max(repetitions, 2) up to repetitions_max (0 = a fixed count)"),
+		"auto repetitions: repeat until the 95% half-width of the geometric mean ops/s "
+		"(on the windows' logs, as compare's ratio) is at most this share of it, from "
+		"max(repetitions, 2) up to repetitions_max (0 = a fixed count)"),
 	RUN_KEY(repetitions_max, KT_INT, "20", 1, KEY_REPETITIONS_MAX, "",
 		"the most repetitions ci_target_pct may run"),
 	RUN_KEY(check_margin_pct, KT_NUM, "0", 0, 100, "%",

@@ -4,19 +4,39 @@
  * A fixed count spends the same time on a quiet point as on a noisy one,
  * and under TCG a point moved by more than its interval from one run to
  * the next.  Time to a verdict, not a count: the Student-t half-width of
- * the mean ops/s against a target, checked after each repetition once
- * there are enough to have an interval. */
+ * the mean of the windows' log ops/s against a target, checked after each
+ * repetition once there are enough to have an interval.  Logs, because
+ * compare's ratio and its MDE are taken on them (st_welch_log): a window
+ * that collapsed weighs there far more than in the linear mean, and a
+ * stop on the linear interval ended arms whose MDE was still wide. */
 #include "autorep.h"
+
+#include <math.h>
+#include <stdlib.h>
 
 #include "../lib/fields.h"
 #include "../lib/stats.h"
 
+/* The geometric mean's 95% interval as a share of it: 100 (e^h - 1), h
+ * the half-width on the logs.  A window without an operation has no log,
+ * so no interval narrows (INFINITY) and the arm runs to its maximum. */
 static double half_width_pct(const double *x, size_t n)
 {
 	struct st_summary s;
+	double *l = malloc((n ? n : 1) * sizeof(*l));
 
-	st_summarize(x, n, &s);
-	return s.mean > 0 ? 100 * (s.ci95_hi - s.ci95_lo) / 2 / s.mean : 0;
+	if (!l)
+		return INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i])) {
+			free(l);
+			return INFINITY;
+		}
+		l[i] = log(x[i]);
+	}
+	st_summarize(l, n, &s);
+	free(l);
+	return 100 * expm1((s.ci95_hi - s.ci95_lo) / 2);
 }
 
 static size_t min_reps(const struct run_params *p)
@@ -48,10 +68,10 @@ json_t *autorep_json(const struct run_params *p, const double *x, size_t n, int 
 		return NULL;
 	double hw = half_width_pct(x, n);
 
-	return json_pack("{s:f,s:I,s:I,s:I,s:f,s:s}", "target_pct", p->ci_target_pct,
+	return json_pack("{s:f,s:I,s:I,s:I,s:o,s:s}", "target_pct", p->ci_target_pct,
 			 fld_key(fld_s_auto_min), (json_int_t)min_reps(p), fld_key(fld_s_auto_max),
 			 (json_int_t)autorep_cap(p), fld_key(fld_s_auto_n), (json_int_t)n,
-			 "half_width_pct", hw, "stopped_by",
+			 "half_width_pct", isfinite(hw) ? json_real(hw) : json_null(), "stopped_by",
 			 by_check ? "check"
 			 : n >= min_reps(p) && hw <= p->ci_target_pct ? "target" : "maximum");
 }

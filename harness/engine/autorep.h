@@ -13,7 +13,8 @@
 unsigned autorep_cap(const struct run_params *p);
 /* After n repetitions with ops/s x[0..n): 1 when the run should stop
  * (always at the fixed count; with a target, once n >= max(repetitions, 2)
- * and the 95% half-width of the mean is at most ci_target_pct of it). */
+ * and the 95% half-width of the geometric mean, on the logs, is at most
+ * ci_target_pct of it: 100 (e^h - 1), h the half-width of the mean log). */
 int autorep_done(const struct run_params *p, const double *x, size_t n);
 /* summary.repetitions_auto {target_pct, min, max, n, half_width_pct,
  * stopped_by: "target" | "maximum" | "check" (by_check: the arm's A/A
