@@ -88,6 +88,19 @@ check "answer: every row against a dry control carries its A/A check ($naa of $n
 check "answer: the verdict table says the control's A/A check" \
 	grep -q "the control's A/A check: \(valid\|invalid\|inconclusive\)" "$TMP/cts/index.html"
 
+# The question pairs its arms under one label, so its control's name does
+# not say dry; its rows read rare grants against a dry control as compare
+# --within does.  The committed sized contention run: tas+rearm over its dry
+# control at 4 threads moved with under 0.1 grants per 1000.
+"$SB" plot results/reference/contention-primary-vm-lazy.json.gz \
+	--question configs/questions/contention-primary.json --out "$TMP/cpq" >/dev/null 2>&1
+rd=$(jq -r '[.contrasts[].rows[] | select(.treatment == "tas+rearm" and .point == "threads=4")][0].reading' \
+	"$TMP/cpq/answer.json" 2>/dev/null)
+wr=$("$SB" compare --within results/reference/contention-primary-vm-lazy.json.gz --baseline tas+rearm+dry \
+	-f json 2>/dev/null | jq -r '[.rows[] | select(.b.workload == "tas+rearm" and .point == "threads=4")][0].reading')
+check "answer: a question's row against a dry control reads rare grants as compare --within does ($rd)" \
+	test -n "$rd" -a "$rd" = "$wr" -a -n "$(grep -F 'rare grants moved it against its dry control' <<<"$rd")"
+
 # Pairs stay within their lock and placement: two locks, two placements
 # each, every control at its own speed (tas+cs+dry 1, tas+pre+dry 2,
 # adaptive+cs+dry 4, adaptive+pre+dry 8) and every treatment at 1.5 times

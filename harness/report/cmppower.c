@@ -188,7 +188,7 @@ static void rare_note(json_t *r, const struct cmp_opts *o)
 	 * was moved by the mechanism, however rare its grants.  Say what each
 	 * grant stood for instead of calling it too rare. */
 	if (g > 0 && (vd_is(v, VD_IMPROVED) || vd_is(v, VD_REGRESSED)) &&
-	    cmp_dry_name(res_str(r, "a.workload", ""))) {
+	    (o->control_dry || cmp_dry_name(res_str(r, "a.workload", "")))) {
 		double ratio = res_num(r, "ratio"), each = fabs(ratio - 1) * 1000 / g;
 
 		json_object_set_new(r, "mechanism",

@@ -42,6 +42,8 @@ struct cmp_opts {
 	double equiv;	  /* smallest effect of interest for TOST, fraction; 0 = threshold */
 	double grant_floor; /* grants per 1000 ops below which a slice row says the
 			     * extension is too rare to move it; 0 = CMP_GRANT_FLOOR */
+	int control_dry;    /* side a is the dry control of side b whatever its name
+			     * (a question gives both one label to pair them) */
 };
 
 /* One grant in 10,000 acquisitions: a grant must then save the time of 500

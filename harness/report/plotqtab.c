@@ -58,19 +58,10 @@ void plot_counts(FILE *f, const json_t *rep)
 			nv[1], nv[2], nv[3]);
 }
 
-/* Whether contrast c's control is a dry control (the claim's test). */
-static int dry_control(const json_t *c)
-{
-	const json_t *ctl = json_object_get(c, "control");
-
-	return json_is_true(json_object_get(ctl, "dry")) ||
-	       cmp_dry_name(res_str(ctl, "workload", ""));
-}
-
 /* The published claim's verdict on row (claim.c), after its reading. */
 static void claim_cell(FILE *f, const json_t *c, json_t *row, double pub)
 {
-	if (!dry_control(c)) {
+	if (!question_dry_control(c)) {
 		fputs("; the published claim is judged against the dry control, not here", f);
 		return;
 	}

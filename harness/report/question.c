@@ -313,6 +313,14 @@ static void name_controls(json_t *rep, const json_t *names)
 	}
 }
 
+int question_dry_control(const json_t *c)
+{
+	const json_t *ctl = json_object_get(c, "control");
+
+	return json_is_true(json_object_get(ctl, "dry")) ||
+	       cmp_dry_name(res_str(ctl, "workload", ""));
+}
+
 /* The key a treatment and its control share: the run point, which leaves
  * out what makes the workload (lock, policy, dry: compare pairs by name),
  * and those of the three the contrast does not select on, so a tas
@@ -400,7 +408,8 @@ static json_t *pairs_report(json_t *const *docs, size_t n, const json_t *c, doub
 		const char *side[2] = { "control", "treatment" };
 		const char *mn = res_str(c, "metric", "ops_per_sec");
 		struct cmp_opts o = { .threshold = 0.05, .alpha = alpha, .nmetrics = 1,
-				      .family = CMP_FAM_PRIMARY };
+				      .family = CMP_FAM_PRIMARY,
+				      .control_dry = question_dry_control(c) };
 
 		o.metrics[0] = cmp_metric_find(mn);
 		if (cmp_docs(pd, side, 2, &o, &rep, why, len))

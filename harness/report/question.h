@@ -57,6 +57,9 @@ int question_load(const char *path, struct question *q, char *err, size_t len);
  * q->note says why when no contrast has one). */
 void question_answer(struct question *q, struct plotctx *c);
 void question_free(struct question *q);
+/* Whether contrast c's control is its treatment's dry control: it selects
+ * dry true, or names a workload that ends in "dry". */
+int question_dry_control(const json_t *c);
 /* Whether each contrast's treatment and control (each with its "where")
  * match a run of runs ({workload, params} objects, a config's points) by
  * its workload and run keys (meta keys are known only once it ran).  0,
