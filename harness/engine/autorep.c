@@ -25,14 +25,9 @@ static double half_width_pct(const double *x, size_t n)
 	struct st_summary s;
 	double *l = malloc((n ? n : 1) * sizeof(*l));
 
-	if (!l)
+	if (!l || !st_logs(x, n, l)) {
+		free(l);
 		return INFINITY;
-	for (size_t i = 0; i < n; i++) {
-		if (!(x[i] > 0) || !isfinite(x[i])) {
-			free(l);
-			return INFINITY;
-		}
-		l[i] = log(x[i]);
 	}
 	st_summarize(l, n, &s);
 	free(l);

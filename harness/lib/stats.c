@@ -85,6 +85,16 @@ json_t *st_summary_json(const struct st_summary *s)
 
 /* ---- A/B tests ---- */
 
+int st_logs(const double *x, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return 0;
+		out[i] = log(x[i]);
+	}
+	return 1;
+}
+
 void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct st_welch *w)
 {
 	double ma, va, mb, vb;
@@ -98,14 +108,9 @@ void st_welch_log(const double *a, size_t na, const double *b, size_t nb, struct
 
 	if (!la)
 		return;
-	for (size_t i = 0; i < na + nb; i++) {
-		double x = i < na ? a[i] : b[i - na];
-
-		if (!(x > 0) || !isfinite(x)) {
-			free(la);
-			return;
-		}
-		la[i] = log(x);
+	if (!st_logs(a, na, la) || !st_logs(b, nb, lb)) {
+		free(la);
+		return;
 	}
 	w->ok = 1;
 	mean_var(la, na, &ma, &va);

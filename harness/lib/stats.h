@@ -20,6 +20,10 @@ void st_summarize(const double *x, size_t n, struct st_summary *out);
 double st_jain(const double *x, size_t n);
 json_t *st_summary_json(const struct st_summary *s);
 
+/* out[i] = log(x[i]) for i < n: 1, or 0 (out partly written) when a value
+ * is not a positive finite number, which has no log. */
+int st_logs(const double *x, size_t n, double *out);
+
 /* Welch's t-test on log values: the ratio of geometric means b/a with
  * its 95% CI.  p and the CI are NAN when either side has fewer than two
  * values; any value <= 0 gives ok = 0. */

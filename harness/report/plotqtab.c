@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "claim.h"
-#include "cmppair.h"
 #include "cmppower.h"
 #include "cmptime.h"
 #include "question.h"
