@@ -109,6 +109,26 @@ check "compare: --within pairs futex with spin-tas at the same run keys (+23%)" 
 	'.rows | length == 1 and .[0].b.workload == "futex" and .[0].verdict == "improved"
 	 and (.[0].ratio - 1.23 | fabs) < 1e-6' <<<"$w"
 
+# Two states: 3 of mcs's 5 windows run x300 faster than the other two and
+# than all of spin-tas's, as a queue lock in and out of a convoy; the row
+# carries the shares with Fisher's exact p (3 of 5 against 0 of 5: 2 x
+# C(5,3) / C(10,3) = 1/6) and the share the design could see move.  A
+# clean x300 shift splits neither side: no states.
+jq '.results += [(.results[0] | .workload = "mcs" | del(.params.backoff_max)
+	| .repetitions |= (to_entries | map(if .key >= 2 then .value.ops_per_sec *= 300 else . end
+		| .value))),
+	(.results[0] | .workload = "ticket" | del(.params.backoff_max)
+	| .repetitions |= map(.ops_per_sec *= 300))]' "$base" >"$TMP/states.json"
+w=$("$SB" compare --within "$TMP/states.json" --baseline spin-tas --format json 2>/dev/null)
+check "compare: a row in two states carries each side's share and Fisher's p ($(jq -c '.rows[] | select(.b.workload == "mcs") | .states' <<<"$w"))" \
+	jqe '.rows[] | select(.b.workload == "mcs") | .states | .a == 0 and .b == 3 and .a_n == 5
+	 and .b_n == 5 and (.fisher_p - 1/6 | fabs) < 1e-9 and .gap > 100 and .verdict == "not significant"
+	 and .mde_share.share > 0.5' <<<"$w"
+check "compare: the two-state row says so in its reading" \
+	jqe '.rows[] | select(.b.workload == "mcs") | .reading | test("two states x[0-9.]+ apart: above .* in 3 of 5 windows \\(b\\) vs 0 of 5 \\(a\\), Fisher p 0.17")' <<<"$w"
+check "compare: a x300 shift of every window is not two states" \
+	jqe '.rows[] | select(.b.workload == "ticket") | .states == null and .verdict == "improved"' <<<"$w"
+
 # --noise: the same --within comparison on independent runs.  Runs that
 # agree (+23%, +22%, +24%) leave "improved"; runs that scatter (+23%,
 # -10%, +60%: each tight within itself) void it, and the row says why.

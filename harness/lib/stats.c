@@ -1,7 +1,8 @@
 /* stats.c - the suite's statistics: the summary of repetitions and
  * threads (mean, spread, Student-t interval), and the A/B tests of
  * `slicebench compare` (Welch's t-test on logs, exact Mann-Whitney U,
- * Holm's step-down, outlier flags).  Quantiles of t and the normal
+ * Holm's step-down, outlier flags; Fisher's exact test and the power of
+ * a share for two-state rows).  Quantiles of t and the normal
  * distribution from GSL. */
 #include "stats.h"
 
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 
 #include "resset.h"
 
@@ -398,4 +400,46 @@ double st_center(const double *x, size_t n, int median)
 	m = quantile_sorted(s, n, 0.5);
 	free(s);
 	return m;
+}
+
+double st_fisher(size_t k1, size_t n1, size_t k2, size_t n2)
+{
+	size_t t = k1 + k2, lo = t > n2 ? t - n2 : 0, hi = t < n1 ? t : n1;
+
+	if (k1 > n1 || k2 > n2 || !n1 || !n2)
+		return NAN;
+	double seen = gsl_ran_hypergeometric_pdf((unsigned)k1, (unsigned)n1, (unsigned)n2,
+						 (unsigned)t),
+	       p = 0;
+
+	/* Tables as likely as the one seen, to rounding, count as such. */
+	for (size_t k = lo; k <= hi; k++) {
+		double pk = gsl_ran_hypergeometric_pdf((unsigned)k, (unsigned)n1, (unsigned)n2,
+						       (unsigned)t);
+
+		if (pk <= seen * (1 + 1e-7))
+			p += pk;
+	}
+	return fmin(1, p);
+}
+
+double st_share_mde(double p0, size_t n0, size_t n1, double alpha, double power)
+{
+	if (!(p0 >= 0 && p0 <= 1) || !n0 || !n1 || !(alpha > 0 && alpha < 1))
+		return NAN;
+	double h = (gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power)) *
+		   sqrt(1.0 / (double)n0 + 1.0 / (double)n1);
+	double phi = 2 * asin(sqrt(p0)), best = NAN;
+
+	if (phi + h <= 2 * asin(1.0)) { /* pi: the share cannot pass 1 */
+		double s = sin((phi + h) / 2);
+
+		best = s * s - p0;
+	}
+	if (phi - h >= 0) {
+		double s = sin((phi - h) / 2), down = p0 - s * s;
+
+		best = isfinite(best) ? fmin(best, down) : down;
+	}
+	return best;
 }

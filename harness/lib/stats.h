@@ -56,6 +56,16 @@ int st_equiv_decide(const struct st_welch *w, double margin, double level, doubl
 double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
 		       int *ties);
 /* Holm step-down adjustment in place; NAN entries are left out. */
+/* Fisher's exact test of k1 of n1 against k2 of n2, two-sided: the
+ * probability, the margins fixed, of every table no more likely than the
+ * one seen (Agresti, Categorical Data Analysis, 2002, 3.5.1). */
+double st_fisher(size_t k1, size_t n1, size_t k2, size_t n2);
+/* The smallest change of a share p0 measured in n0 trials that n1 trials
+ * detect at level alpha with the given power, in either direction the share
+ * can move (Cohen's h = 2 asin sqrt p1 - 2 asin sqrt p0, Cohen, Statistical
+ * Power Analysis, 1988, ch. 6): |p1 - p0|, a fraction; NAN without a
+ * design. */
+double st_share_mde(double p0, size_t n0, size_t n1, double alpha, double power);
 void st_holm(double *p, size_t n);
 /* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
  * MADs of the median (both need enough values to mean anything). */

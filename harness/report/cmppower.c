@@ -26,7 +26,17 @@
  * A window without a single operation is a result, not missing data: logs
  * cannot take it, so such a throughput row is decided by the exact
  * Mann-Whitney test on the per-window values instead, and its verdict is
- * "collapsed". */
+ * "collapsed".
+ *
+ * Windows can also fall into two states, each window in one for its whole
+ * length (an MCS queue in a convoy or out of it): the logs then spread so
+ * far that no number of windows brings the ratio's MDE near x1.25, and the
+ * measure that describes the row is the share of windows in each state.
+ * Where the windows of both sides, sorted, leave a gap of x10 or more with
+ * none between, and one side has at least two windows on each side of it,
+ * the row carries states: the cut, each side's windows above it, Fisher's
+ * exact test of the two shares, and the smallest change of the control's
+ * share the design detects (Cohen's h at the row's level). */
 #define _GNU_SOURCE
 #include "cmppower.h"
 
@@ -64,6 +74,95 @@ void power_collapse(json_t *row, const struct cmp_metric *m, const double *a, si
 				    json_pack("{s:I,s:I,s:I,s:I}", "a", (json_int_t)za, "a_n",
 					      (json_int_t)na, "b", (json_int_t)zb, "b_n",
 					      (json_int_t)nb));
+}
+
+/* Two windows this far apart, with none between, are in two states. */
+#define STATE_GAP 10.0
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static size_t count_above(const double *x, size_t n, double cut)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += x[i] > cut;
+	return k;
+}
+
+/* Whether k of n windows leave at least two on each side of the cut. */
+static int split(size_t k, size_t n)
+{
+	return k >= 2 && n - k >= 2;
+}
+
+void power_states(json_t *row, const struct cmp_metric *m, const double *a, size_t na,
+		  const double *b, size_t nb)
+{
+	size_t n = na + nb, at = 0;
+	double *x, gap = 0;
+
+	if (!m->rep_path || strcmp(m->rep_path, fld_ops_per_sec) || m->div_path || na < 2 ||
+	    nb < 2 || !(x = malloc(n * sizeof(*x))))
+		return;
+	if (!st_logs(a, na, x) || !st_logs(b, nb, x + na)) {
+		free(x); /* a window without operations: the collapse's rank test */
+		return;
+	}
+	qsort(x, n, sizeof(*x), cmp_dbl);
+	for (size_t i = 1; i < n; i++)
+		if (x[i] - x[i - 1] > gap) {
+			gap = x[i] - x[i - 1];
+			at = i;
+		}
+	double cut = at ? exp((x[at] + x[at - 1]) / 2) : NAN;
+
+	free(x);
+	if (!(gap >= log(STATE_GAP)))
+		return;
+	size_t ka = count_above(a, na, cut), kb = count_above(b, nb, cut);
+
+	if (split(ka, na) || split(kb, nb))
+		json_object_set_new(row, "states",
+				    json_pack("{s:f,s:f,s:I,s:I,s:I,s:I,s:f}", "cut", cut, "gap",
+					      exp(gap), "a", (json_int_t)ka, "a_n", (json_int_t)na,
+					      "b", (json_int_t)kb, "b_n", (json_int_t)nb, "fisher_p",
+					      st_fisher(ka, na, kb, nb)));
+}
+
+/* A two-state row's share test beside its verdict: the shares above the
+ * cut, Fisher's p at the row's level, the change of the control's share
+ * the design detects. */
+static void states_note(json_t *r, double level)
+{
+	json_t *s = json_object_get(r, "states");
+	double ka = res_num(s, "a"), na = res_num(s, "a_n"), kb = res_num(s, "b"),
+	       nb = res_num(s, "b_n"), p = res_num(s, "fisher_p");
+	int lower = json_is_true(json_object_get(r, "lower_is_better"));
+	const char *dir = vd_name(VD_NOT_SIGNIFICANT);
+	char buf[768];
+
+	if (!s)
+		return;
+	double mde = st_share_mde(ka / na, (size_t)na, (size_t)nb, level, CMP_POWER);
+
+	if (p < level && kb / nb != ka / na)
+		dir = vd_name((kb / nb > ka / na) != lower ? VD_IMPROVED : VD_REGRESSED);
+	json_object_set_new(s, "verdict", json_string(dir));
+	json_object_set_new(s, "mde_share", isfinite(mde) ? json_pack("{s:f,s:f,s:f}", "share",
+								      mde, "alpha", level, "power",
+								      CMP_POWER)
+							  : json_null());
+	snprintf(buf, sizeof(buf), "%s; two states x%.3g apart: above %.3g in %.0f of %.0f "
+		 "windows (b) vs %.0f of %.0f (a), Fisher p %.2g, %s; the share could move "
+		 ">= %.0f points and be seen", res_str(r, "reading", res_str(r, "verdict", "?")),
+		 res_num(s, "gap"), res_num(s, "cut"), kb, nb, ka, na, p, dir, 100 * mde);
+	json_object_set_new(r, "reading", json_string(buf));
 }
 
 /* The p the row's verdict rests on. */
@@ -293,6 +392,7 @@ void power_decide(json_t *rows, const struct cmp_opts *o)
 		json_object_set_new(r, "verdict", json_string(v));
 		json_object_set_new(r, "why", json_string(why));
 		power_row(r, level, tost[i], o);
+		states_note(r, level);
 		rare_note(r, o);
 		holder_note(r);
 	}

@@ -14,11 +14,19 @@
  * how many); the row is then decided by the Mann-Whitney p, not Welch's. */
 void power_collapse(json_t *row, const struct cmp_metric *m, const double *a, size_t na,
 		    const double *b, size_t nb);
+/* When metric m is throughput and the windows of both sides fall into two
+ * states (a gap of x10 or more, one side with two or more windows on each
+ * side of it): row.states {cut, gap, a, a_n, b, b_n, fisher_p}, the windows
+ * above the cut on each side and Fisher's exact test of the shares. */
+void power_states(json_t *row, const struct cmp_metric *m, const double *a, size_t na,
+		  const double *b, size_t nb);
 /* Holm over the rows' tests (none for an exploratory family), then each
  * row's verdict (improved, regressed, inconclusive, collapsed), family
  * {kind: report | primary | exploratory, tests, level}, mde {ratio, alpha,
  * power, unadjusted {ratio, alpha} where the level is not alpha}, tost
- * {margin_pct, p, holm_p, equivalent} and reading: the verdict in words
+ * {margin_pct, p, holm_p, equivalent}, on a two-state row states.verdict
+ * (Fisher's p at the row's level) and states.mde_share {share, alpha,
+ * power}, and reading: the verdict in words
  * ("underpowered: could detect >= x1.9", "equivalent within +-5%",
  * "collapsed: 0 ops in 2 of 5 windows of B, regressed"). */
 void power_decide(json_t *rows, const struct cmp_opts *o);

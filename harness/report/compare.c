@@ -180,6 +180,7 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 	json_object_set_new(row, "mw_exact", json_boolean(exact));
 	json_object_set_new(row, "flags", flags);
 	power_collapse(row, m, a, na, b, nb);
+	power_states(row, m, a, na, b, nb);
 	free(a);
 	free(b);
 	/* The mechanism's rate beside the ratio: a throughput ratio where

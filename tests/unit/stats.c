@@ -32,6 +32,27 @@ int main(void)
 	st_summarize(x, 1, &s);
 	CHECK(s.stddev == 0 && s.ci95_lo == 2 && s.ci95_hi == 2, "stats: one value has no spread");
 
+	/* Fisher's tea-tasting table, 3 of 4 against 1 of 4: the tables as
+	 * likely or less are 1, 16, 16 and 1 of 70, so p = 34/70.  10 of 20
+	 * against 0 of 20: 2 C(20,10) / C(40,10) = 0.00043592. */
+	CHECK(near(st_fisher(3, 4, 1, 4), 34.0 / 70, 1e-12), "stats: Fisher p of 3/4 vs 1/4 is 34/70 (got %g)",
+	      st_fisher(3, 4, 1, 4));
+	CHECK(near(st_fisher(10, 20, 0, 20), 2 * 184756.0 / 847660528.0, 1e-12) &&
+		      st_fisher(0, 20, 10, 20) == st_fisher(10, 20, 0, 20),
+	      "stats: Fisher p of 10/20 vs 0/20 is 0.000436, either way round");
+	CHECK(st_fisher(5, 5, 5, 5) == 1 && isnan(st_fisher(6, 5, 0, 5)),
+	      "stats: Fisher p of equal shares is 1; more successes than trials has none");
+	/* Cohen's h at alpha 0.05, power 0.8, 20 a side: (1.95996 + 0.84162)
+	 * sqrt(0.1) = 0.88594; from 0: sin^2(0.88594 / 2) = 0.18372; from
+	 * 0.5 either way 0.38725. */
+	CHECK(near(st_share_mde(0, 20, 20, 0.05, 0.8), 0.1837188, 1e-6),
+	      "stats: a share of 0 in 20 windows: 20 more detect 18.4 points (got %g)",
+	      st_share_mde(0, 20, 20, 0.05, 0.8));
+	CHECK(near(st_share_mde(0.5, 20, 20, 0.05, 0.8), 0.3872547, 1e-6) &&
+		      near(st_share_mde(1, 20, 20, 0.05, 0.8), 0.1837188, 1e-6),
+	      "stats: from a share of 0.5, 38.7 points; from 1, downwards only");
+	CHECK(isnan(st_share_mde(0.5, 0, 20, 0.05, 0.8)), "stats: no windows, no share MDE");
+
 	const double fair[] = { 10, 10, 10, 10 }, unfair[] = { 40, 0, 0, 0 };
 
 	CHECK(near(st_jain(fair, 4), 1.0, 1e-12), "stats: Jain index of equal shares is 1");
