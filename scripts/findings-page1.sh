@@ -125,20 +125,30 @@ for st in configs/studies/*-primary.json; do
 	s=$(basename "$st" .json)
 	q=$(jq -r .question "$st")
 	jq 'del(.contrasts[].where.duration_s)' "$q" >"$tmpq/q/any.json"
-	for ts in results/reference/"$s"-vm-*.json.gz; do
+	# Each model's boot, then its further boots (boots/NAME-vm-MODEL-K):
+	# a verdict that one boot reads and another does not is the boots'.
+	for ts in results/reference/"$s"-vm-*.json.gz results/reference/boots/"$s"-vm-*-[0-9]*.json.gz; do
 		[ -f "$ts" ] || continue
-		m=${ts#results/reference/"$s"-vm-}
+		m=${ts##*/"$s"-vm-}
 		m=${m%.json.gz}
+		k=${m##*-}
 		new=$(answer "$ts" "$q")
-		old=$(answer "results/reference/${s%-primary}-vm-$m.json.gz" "$tmpq/q/any.json")
+		old='{"contrasts": []}' # the 5 us guest beside the model's first boot only
+		if [ "$k" != "$m" ] && [[ $k =~ ^[0-9]+$ ]]; then
+			m="${m%-*}, boot $k"
+		else
+			old=$(answer "results/reference/${s%-primary}-vm-$m.json.gz" "$tmpq/q/any.json")
+		fi
 		prim_rows+=$(jq -rn --argjson new "$new" --argjson old "$old" --arg s "${s%-primary}" --arg m "$m" '
 			def f2: . * 100 | round / 100 | tostring;
 			def tally: "\([.rows[] | select(.verdict == "improved")] | length) improved, \([.rows[] | select(.verdict == "regressed")] | length) regressed, \([.rows[] | select(.equivalent == true)] | length) equivalent, \([.rows[] | select(.verdict != "improved" and .verdict != "regressed" and .equivalent != true)] | length) cannot tell";
-			def mdes: [.rows[].mde | numbers] | if length == 0 then "-" else "x\(min | f2)-x\(max | f2)" end;
+			def mdes: [.rows[] | select(.states == null) | .mde | numbers] | if length == 0 then "-" else "x\(min | f2)-x\(max | f2)" end;
+			def states: [.rows[] | select(.states)] | if length == 0 then "" else
+				"; \(length) in two states, read by the share of windows above the gap (their ratios a mixture'"'"'s, MDE \(map(.mde) | "x\(min | f2)-x\(max | f2)")): \(map(.states | "\(.b)/\(.b_n) vs \(.a)/\(.a_n), Fisher p \(.fisher_p | . * 100000 | round / 100000) \(.verdict)") | join(", ")), a change of \(map(.states.mde_share.share * 100 | round) | if min == max then "\(min)" else "\(min)-\(max)" end) points detectable" end;
 			def yielded: "\([.rows[].grants_ended.yielded // 0] | add // 0) of \([.rows[].grants_ended.granted // 0] | add // 0)";
 			$new.contrasts[] | .name as $n |
 			($old.contrasts | map(select(.name == $n)) | .[0]) as $o |
-			"| \($s): \($n) (\($m)) | \(.rows | length): \(tally) | \(mdes), \(.time_to_goal.mde as $g | [.rows[].mde | numbers | select(. <= $g)] | length) of \(.rows | length) at x\(.time_to_goal.mde) or better | \(yielded) | \(if .time_to_goal.seconds then "\(.time_to_goal.seconds | round) s" else "-" end) | \(if $o then "\($o.rows | length): \($o | tally); MDE \($o | mdes); \($o | yielded) yielded" else "-" end) |"
+			"| \($s): \($n) (\($m)) | \(.rows | length): \(tally) | \(mdes), \(.time_to_goal.mde as $g | [.rows[].mde | numbers | select(. <= $g)] | length) of \(.rows | length) at x\(.time_to_goal.mde) or better\(states) | \(yielded) | \(if .time_to_goal.seconds then "\(.time_to_goal.seconds | round) s" else "-" end) | \(if $o then "\($o.rows | length): \($o | tally); MDE \($o | mdes); \($o | yielded) yielded" else "-" end) |"
 			')$'\n'
 	done
 done
