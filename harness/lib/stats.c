@@ -443,3 +443,27 @@ double st_share_mde(double p0, size_t n0, size_t n1, double alpha, double power)
 	}
 	return best;
 }
+
+double st_widest_gap(const double *a, size_t na, const double *b, size_t nb, double *cut)
+{
+	size_t n = na + nb, at = 0;
+	double *x = n >= 2 ? malloc(n * sizeof(*x)) : NULL, gap = 0;
+
+	*cut = NAN;
+	if (!x)
+		return NAN;
+	if (!st_logs(a, na, x) || !st_logs(b, nb, x + na)) {
+		free(x);
+		return NAN;
+	}
+	qsort(x, n, sizeof(*x), cmp_double);
+	for (size_t i = 1; i < n; i++)
+		if (x[i] - x[i - 1] > gap) {
+			gap = x[i] - x[i - 1];
+			at = i;
+		}
+	if (at)
+		*cut = exp((x[at] + x[at - 1]) / 2);
+	free(x);
+	return exp(gap);
+}

@@ -56,6 +56,10 @@ int st_equiv_decide(const struct st_welch *w, double margin, double level, doubl
 double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
 		       int *ties);
 /* Holm step-down adjustment in place; NAN entries are left out. */
+/* The widest gap between neighbours of a and b pooled and sorted, as the
+ * ratio of the upper to the lower one, with their geometric midpoint in
+ * *cut; NAN when a value is not positive or fewer than two are given. */
+double st_widest_gap(const double *a, size_t na, const double *b, size_t nb, double *cut);
 /* Fisher's exact test of k1 of n1 against k2 of n2, two-sided: the
  * probability, the margins fixed, of every table no more likely than the
  * one seen (Agresti, Categorical Data Analysis, 2002, 3.5.1). */

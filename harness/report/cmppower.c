@@ -79,13 +79,6 @@ void power_collapse(json_t *row, const struct cmp_metric *m, const double *a, si
 /* Two windows this far apart, with none between, are in two states. */
 #define STATE_GAP 10.0
 
-static int cmp_dbl(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 static size_t count_above(const double *x, size_t n, double cut)
 {
 	size_t k = 0;
@@ -104,34 +97,21 @@ static int split(size_t k, size_t n)
 void power_states(json_t *row, const struct cmp_metric *m, const double *a, size_t na,
 		  const double *b, size_t nb)
 {
-	size_t n = na + nb, at = 0;
-	double *x, gap = 0;
+	double cut, gap;
 
-	if (!m->rep_path || strcmp(m->rep_path, fld_ops_per_sec) || m->div_path || na < 2 ||
-	    nb < 2 || !(x = malloc(n * sizeof(*x))))
+	if (!m->rep_path || strcmp(m->rep_path, fld_ops_per_sec) || m->div_path || na < 2 || nb < 2)
 		return;
-	if (!st_logs(a, na, x) || !st_logs(b, nb, x + na)) {
-		free(x); /* a window without operations: the collapse's rank test */
-		return;
-	}
-	qsort(x, n, sizeof(*x), cmp_dbl);
-	for (size_t i = 1; i < n; i++)
-		if (x[i] - x[i - 1] > gap) {
-			gap = x[i] - x[i - 1];
-			at = i;
-		}
-	double cut = at ? exp((x[at] + x[at - 1]) / 2) : NAN;
-
-	free(x);
-	if (!(gap >= log(STATE_GAP)))
+	/* NAN where a window had no operation: the collapse's rank test. */
+	gap = st_widest_gap(a, na, b, nb, &cut);
+	if (!(gap >= STATE_GAP))
 		return;
 	size_t ka = count_above(a, na, cut), kb = count_above(b, nb, cut);
 
 	if (split(ka, na) || split(kb, nb))
 		json_object_set_new(row, "states",
-				    json_pack("{s:f,s:f,s:I,s:I,s:I,s:I,s:f}", "cut", cut, "gap",
-					      exp(gap), "a", (json_int_t)ka, "a_n", (json_int_t)na,
-					      "b", (json_int_t)kb, "b_n", (json_int_t)nb, "fisher_p",
+				    json_pack("{s:f,s:f,s:I,s:I,s:I,s:I,s:f}", "cut", cut, "gap", gap,
+					      "a", (json_int_t)ka, "a_n", (json_int_t)na, "b",
+					      (json_int_t)kb, "b_n", (json_int_t)nb, "fisher_p",
 					      st_fisher(ka, na, kb, nb)));
 }
 

@@ -32,6 +32,16 @@ int main(void)
 	st_summarize(x, 1, &s);
 	CHECK(s.stddev == 0 && s.ci95_lo == 2 && s.ci95_hi == 2, "stats: one value has no spread");
 
+	/* The widest gap of {1, 2} and {1000, 2000}: 2 to 1000, x500, cut at
+	 * their geometric midpoint sqrt(2000); a window without operations
+	 * has no log and no gap. */
+	const double lo2[] = { 2, 1 }, hi2[] = { 2000, 1000 }, zero[] = { 0, 1000 };
+	double cut;
+
+	CHECK(near(st_widest_gap(lo2, 2, hi2, 2, &cut), 500, 1e-9) && near(cut, sqrt(2000), 1e-9),
+	      "stats: widest gap of 1,2 and 1000,2000 is x500, cut at sqrt(2000) (got %g)", cut);
+	CHECK(isnan(st_widest_gap(lo2, 2, zero, 2, &cut)) && isnan(cut),
+	      "stats: a zero value has no log: no gap");
 	/* Fisher's tea-tasting table, 3 of 4 against 1 of 4: the tables as
 	 * likely or less are 1, 16, 16 and 1 of 70, so p = 34/70.  10 of 20
 	 * against 0 of 20: 2 C(20,10) / C(40,10) = 0.00043592. */
