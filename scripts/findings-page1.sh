@@ -144,7 +144,7 @@ for st in configs/studies/*-primary.json; do
 			def tally: "\([.rows[] | select(.verdict == "improved")] | length) improved, \([.rows[] | select(.verdict == "regressed")] | length) regressed, \([.rows[] | select(.equivalent == true)] | length) equivalent, \([.rows[] | select(.verdict != "improved" and .verdict != "regressed" and .equivalent != true)] | length) cannot tell";
 			def mdes: [.rows[] | select(.states == null) | .mde | numbers] | if length == 0 then "-" else "x\(min | f2)-x\(max | f2)" end;
 			def states: [.rows[] | select(.states)] | if length == 0 then "" else
-				"; \(length) in two states, read by the share of windows above the gap (their ratios a mixture'"'"'s, MDE \(map(.mde) | "x\(min | f2)-x\(max | f2)")): \(map(.states | "\(.b)/\(.b_n) vs \(.a)/\(.a_n), Fisher p \(.fisher_p | . * 100000 | round / 100000) \(.verdict)") | join(", ")), a change of \(map(.states.mde_share.share * 100 | round) | if min == max then "\(min)" else "\(min)-\(max)" end) points detectable" end;
+				"; \(length) in two states, read by the share of windows above the gap (their ratios a mixture'"'"'s, MDE \(map(.mde) | "x\(min | f2)-x\(max | f2)")): \(map(.states | "\(.b)/\(.b_n) vs \(.a)/\(.a_n), Fisher p \(.fisher_p | . * 100000 | round / 100000) \(.verdict)") | join(", ")), a change of \(map(.states.mde_share.share * 100 | round) | if min == max then "\(min)" else "\(min)-\(max)" end) points detectable, the time left to the other rows" end;
 			def yielded: "\([.rows[].grants_ended.yielded // 0] | add // 0) of \([.rows[].grants_ended.granted // 0] | add // 0)";
 			$new.contrasts[] | .name as $n |
 			($old.contrasts | map(select(.name == $n)) | .[0]) as $o |

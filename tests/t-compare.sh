@@ -118,12 +118,17 @@ jq '.results += [(.results[0] | .workload = "mcs" | del(.params.backoff_max)
 	| .repetitions |= (to_entries | map(if .key >= 2 then .value.ops_per_sec *= 300 else . end
 		| .value))),
 	(.results[0] | .workload = "ticket" | del(.params.backoff_max)
-	| .repetitions |= map(.ops_per_sec *= 300))]' "$base" >"$TMP/states.json"
+	| .repetitions |= map(.ops_per_sec *= 300))]
+	| .results |= map(.repetitions |= (to_entries | map(.value.window_start_ns = .key * 1e9 | .value)))' \
+	"$base" >"$TMP/states.json"
 w=$("$SB" compare --within "$TMP/states.json" --baseline spin-tas --format json 2>/dev/null)
 check "compare: a row in two states carries each side's share and Fisher's p ($(jq -c '.rows[] | select(.b.workload == "mcs") | .states' <<<"$w"))" \
 	jqe '.rows[] | select(.b.workload == "mcs") | .states | .a == 0 and .b == 3 and .a_n == 5
 	 and .b_n == 5 and (.fisher_p - 1/6 | fabs) < 1e-9 and .gap > 100 and .verdict == "not significant"
 	 and .mde_share.share > 0.5' <<<"$w"
+check "compare: a row in two states has no time to a ratio's MDE of x1.25" \
+	jqe '(.rows[] | select(.b.workload == "mcs") | .mde.goal == null)
+	 and (.rows[] | select(.b.workload == "ticket") | .mde.goal.reps > 0)' <<<"$w"
 check "compare: the two-state row says so in its reading" \
 	jqe '.rows[] | select(.b.workload == "mcs") | .reading | test("two states x[0-9.]+ apart: above .* in 3 of 5 windows \\(b\\) vs 0 of 5 \\(a\\), Fisher p 0.17")' <<<"$w"
 check "compare: a x300 shift of every window is not two states" \

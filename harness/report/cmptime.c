@@ -73,7 +73,10 @@ void cmp_time_row(json_t *row)
 	double pa = res_num(row, "a.window_period_s"), pb = res_num(row, "b.window_period_s");
 	double each = json_is_true(json_object_get(row, "shared_rounds")) ? fmax(pa, pb) : pa + pb;
 
-	if (!json_is_object(mde) || !isfinite(reps) || !isfinite(each))
+	/* A row in two states is sized by its share, not its ratio: the
+	 * ratio's goal would ask thousands of windows of a mixture. */
+	if (!json_is_object(mde) || !isfinite(reps) || !isfinite(each) ||
+	    json_object_get(row, "states"))
 		return;
 	json_object_set_new(mde, "goal", json_pack("{s:f,s:f,s:f}", "ratio", CMP_MDE_GOAL, "reps",
 						   reps, "seconds", reps * each));

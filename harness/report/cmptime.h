@@ -26,8 +26,9 @@
 void cmp_time_sides(json_t *row, const json_t *ra, const json_t *rb);
 /* row.mde.goal {ratio, reps, seconds}: the repetitions per side an MDE of
  * CMP_MDE_GOAL needs at the row's level, and the time they take (a round
- * each where the rounds are shared; else both sides' windows add).  Call
- * after the MDE (power_decide). */
+ * each where the rounds are shared; else both sides' windows add); none on
+ * a row in two states (row.states: its share is its measure).  Call after
+ * the MDE (power_decide). */
 void cmp_time_row(json_t *row);
 /* The time rows (metric and group as given; NULL: any) need to reach the
  * goal, seconds; *without counts the points no row of which has an
