@@ -131,6 +131,17 @@ check "compare: a row in two states has no time to a ratio's MDE of x1.25" \
 	 and (.rows[] | select(.b.workload == "ticket") | .mde.goal.reps > 0)' <<<"$w"
 check "compare: the two-state row says so in its reading" \
 	jqe '.rows[] | select(.b.workload == "mcs") | .reading | test("two states x[0-9.]+ apart: above .* in 3 of 5 windows \\(b\\) vs 0 of 5 \\(a\\), Fisher p 0.17")' <<<"$w"
+# Beside a slice arm's ratio, the extension in force over the control's
+# median hold: 296 ns over spin-tas's 148 is 2; an arm without grants
+# (mcs) has none.
+jq '.results += [.results[0] | .workload = "tas+cs" | del(.params.backoff_max)
+	| .summary.slice = {requests: 100, grants: 5, yields: 5, grants_per_1000_ops: 5,
+		yields_per_1000_ops: 5} | .slice_ext_nsec_in_force = 296]' \
+	"$TMP/states.json" >"$TMP/ext.json"
+w2=$("$SB" compare --within "$TMP/ext.json" --baseline spin-tas --format json 2>/dev/null)
+check "compare: a slice arm's row has its extension over the control's median hold" \
+	jqe '(.rows[] | select(.b.workload == "tas+cs") | .b.extension_over_hold == 2)
+	 and (.rows[] | select(.b.workload == "mcs") | .b.extension_over_hold == null)' <<<"$w2"
 check "compare: a x300 shift of every window is not two states" \
 	jqe '.rows[] | select(.b.workload == "ticket") | .states == null and .verdict == "improved"' <<<"$w"
 

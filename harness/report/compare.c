@@ -192,6 +192,14 @@ static json_t *make_row(const json_t *ra, const json_t *rb, const char *fa, cons
 		json_object_set_new(json_object_get(row, "a"), "grants_per_1000_ops", json_real(ga));
 	if (isfinite(gb))
 		json_object_set_new(json_object_get(row, "b"), "grants_per_1000_ops", json_real(gb));
+	/* How far a grant can outlast the section it guards: the extension
+	 * in force on a slice arm's side over the control's median hold,
+	 * which the request cannot have shortened.  A boot's time scale
+	 * sets the extension, not the section (docs/vm.md). */
+	double ext = res_num(rb, fld_r_ext_nsec), hold = res_num(ra, fld_s_hold_p50);
+
+	if (isfinite(gb) && ext > 0 && hold > 0)
+		json_object_set_new(json_object_get(row, "b"), "extension_over_hold", json_real(ext / hold));
 	/* What the scheduler did in the windows: holders switched out,
 	 * rounds per window. */
 	cmp_sched(row, flags, ra, rb);

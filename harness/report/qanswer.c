@@ -17,7 +17,7 @@ static json_t *slim(const json_t *r)
 		{ "mde_goal", "mde.goal" },    { "n", "b.n" },
 		{ "grants_per_1000_ops", "b.grants_per_1000_ops" },
 		{ "grants_ended", "b.grants_ended" }, { "control_aa", "control_aa.verdict" },
-		{ "states", "states" },
+		{ "states", "states" },	       { "extension_over_hold", "b.extension_over_hold" },
 	};
 	json_t *o = json_object();
 
