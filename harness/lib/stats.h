@@ -55,7 +55,6 @@ int st_equiv_decide(const struct st_welch *w, double margin, double level, doubl
  * *ties whether any value repeats across the samples. */
 double st_mann_whitney(const double *a, size_t na, const double *b, size_t nb, int *exact,
 		       int *ties);
-/* Holm step-down adjustment in place; NAN entries are left out. */
 /* The widest gap between neighbours of a and b pooled and sorted, as the
  * ratio of the upper to the lower one, with their geometric midpoint in
  * *cut; NAN when a value is not positive or fewer than two are given. */
@@ -70,6 +69,7 @@ double st_fisher(size_t k1, size_t n1, size_t k2, size_t n2);
  * Power Analysis, 1988, ch. 6): |p1 - p0|, a fraction; NAN without a
  * design. */
 double st_share_mde(double p0, size_t n0, size_t n1, double alpha, double power);
+/* Holm step-down adjustment in place; NAN entries are left out. */
 void st_holm(double *p, size_t n);
 /* Flags by index: 1 = beyond 1.5 IQR of the quartiles, 2 = beyond 3 scaled
  * MADs of the median (both need enough values to mean anything). */
